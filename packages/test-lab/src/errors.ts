@@ -1,0 +1,12 @@
+export type LabErrorCode = 'LAB_NOT_ROOT' | 'LAB_PEER_MISSING' | 'LAB_COMMAND_FAILED' | 'LAB_TIMEOUT';
+
+export class LabError extends Error {
+  override readonly name = 'LabError';
+  constructor(
+    readonly code: LabErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
