@@ -1,0 +1,35 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import crypto from 'node:crypto';
+
+/**
+ * Writes a file so that a power cut leaves either the old or the new content, never a torn file:
+ * temp file in the same directory (mode 0600) + fsync + rename + directory fsync.
+ */
+export async function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
+  const dir = path.dirname(file);
+  const tmp = path.join(dir, `.${path.basename(file)}.${crypto.randomBytes(6).toString('hex')}.tmp`);
+  const handle = await fs.open(tmp, 'wx', mode);
+  try {
+    await handle.writeFile(data);
+    await handle.chmod(mode);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await fs.rm(tmp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  try {
+    await fs.rename(tmp, file);
+  } catch (error) {
+    await fs.rm(tmp, { force: true });
+    throw error;
+  }
+  const d = await fs.open(dir, 'r');
+  try {
+    await d.sync();
+  } finally {
+    await d.close();
+  }
+}
