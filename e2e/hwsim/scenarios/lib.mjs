@@ -1,0 +1,75 @@
+// Helpers for scenarios that run inside the hwsim guest (Node 24, busybox, iproute2, iw, hostapd,
+// wpa_supplicant). Every step is timed and printed, so the guest log tells what happened and when.
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+
+const t0 = performance.now();
+export function say(...args) {
+  console.log(`[+${((performance.now() - t0) / 1000).toFixed(2)}s]`, ...args);
+}
+
+export function run(file, args, { ns, allowFail = false, timeoutMs = 20_000 } = {}) {
+  const argv = ns ? ['ip', ['netns', 'exec', ns, file, ...args]] : [file, args];
+  return new Promise((resolve, reject) => {
+    execFile(argv[0], argv[1], { timeout: timeoutMs, encoding: 'utf8' }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+      if (err && !allowFail) reject(new Error(`${file} ${args.join(' ')} -> ${code}: ${stderr || err.message}`));
+      else resolve({ stdout, stderr, code });
+    });
+  });
+}
+
+export function startDaemon(file, args, { ns } = {}) {
+  const argv = ns ? ['ip', ['netns', 'exec', ns, file, ...args]] : [file, args];
+  const child = spawn(argv[0], argv[1], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  return { child, output: () => out, stop: () => child.kill('SIGTERM') };
+}
+
+export async function waitFor(what, check, { timeoutMs = 30_000, intervalMs = 200 } = {}) {
+  const deadline = performance.now() + timeoutMs;
+  let tries = 0;
+  for (;;) {
+    tries++;
+    const v = await check().catch(() => undefined);
+    if (v) return { value: v, tries };
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what} after ${tries} tries`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+export function writeFile(path, text, mode = 0o600) {
+  fs.writeFileSync(path, text, { mode });
+}
+
+/** hostapd WPA2-PSK AP in a namespace. */
+export async function startHomeAp({ ns, iface, ssid, passphrase, channel = 6, address, ctrl }) {
+  const conf = `/tmp/hostapd-${ns}-${iface}.conf`;
+  writeFile(
+    conf,
+    `interface=${iface}\ndriver=nl80211\nctrl_interface=${ctrl}\nssid=${ssid}\nhw_mode=g\nchannel=${channel}\nwpa=2\nwpa_key_mgmt=WPA-PSK\nrsn_pairwise=CCMP\nwpa_passphrase=${passphrase}\n`,
+  );
+  await run('ip', ['addr', 'add', address, 'dev', iface], { ns });
+  await run('ip', ['link', 'set', iface, 'up'], { ns });
+  await run('hostapd', ['-B', '-P', `/tmp/hostapd-${ns}-${iface}.pid`, '-f', `/tmp/hostapd-${ns}-${iface}.log`, conf], { ns });
+  return { conf, pidFile: `/tmp/hostapd-${ns}-${iface}.pid`, log: `/tmp/hostapd-${ns}-${iface}.log` };
+}
+
+/** busybox udhcpd on an interface in a namespace. */
+export async function startUdhcpd({ ns, iface, start, end, router }) {
+  const conf = `/tmp/udhcpd-${ns}-${iface}.conf`;
+  writeFile(
+    conf,
+    `start ${start}\nend ${end}\ninterface ${iface}\nlease_file /tmp/udhcpd-${ns}-${iface}.leases\npidfile /tmp/udhcpd-${ns}-${iface}.pid\nopt router ${router}\nopt subnet 255.255.255.0\nopt lease 3600\n`,
+  );
+  fs.writeFileSync(`/tmp/udhcpd-${ns}-${iface}.leases`, '');
+  await run('udhcpd', [conf], { ns });
+}
+
+export function killPidFile(path) {
+  try {
+    process.kill(Number(fs.readFileSync(path, 'utf8').trim()), 'SIGTERM');
+  } catch {}
+}
