@@ -1,0 +1,181 @@
+import { createPinRecord, isValidPin } from '@waved/psk';
+import {
+  FIELDS,
+  type FieldSpec,
+  LANGUAGES,
+  NAME_MAX,
+  NTP_MAX_SERVERS,
+  SECRET_MAX,
+  SECRET_MIN,
+  type Settings,
+  URL_MAX,
+} from './schema.js';
+
+/** Region codes that name something other than a country (EU, UN, private use, ...). */
+const NOT_COUNTRIES = new Set(['EU', 'EZ', 'QO', 'UN', 'XA', 'XB', 'ZZ', 'AC', 'CP', 'DG', 'EA', 'IC', 'TA']);
+
+let countryCache: ReadonlyArray<readonly [string, string]> | undefined;
+
+/** ISO 3166-1 alpha-2 codes with their English names, sorted by name (from the ICU data in Node). */
+export function countries(): ReadonlyArray<readonly [code: string, name: string]> {
+  if (!countryCache) {
+    const names = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+    const list: Array<[string, string]> = [];
+    for (let a = 65; a <= 90; a++) {
+      for (let b = 65; b <= 90; b++) {
+        const code = String.fromCharCode(a, b);
+        const name = names.of(code);
+        if (name && !NOT_COUNTRIES.has(code)) list.push([code, name]);
+      }
+    }
+    list.sort((x, y) => x[1].localeCompare(y[1], 'en'));
+    countryCache = list;
+  }
+  return countryCache;
+}
+
+export function isCountryCode(value: string): boolean {
+  return /^[A-Z]{2}$/.test(value) && countries().some(([code]) => code === value);
+}
+
+let zoneCache: readonly string[] | undefined;
+
+/** IANA time zones known to the runtime, plus `UTC`. */
+export function timeZones(): readonly string[] {
+  zoneCache ??= ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
+  return zoneCache;
+}
+
+/** RFC 1123 host name (letters, digits, hyphens; labels of 1-63; at most 253) or a dotted-quad IPv4. */
+export function isHostName(value: string): boolean {
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(value)) return value.split('.').every((o) => Number(o) <= 255);
+  if (value.length < 1 || value.length > 253) return false;
+  const labels = value.replace(/\.$/, '').split('.');
+  if (labels.every((l) => /^\d+$/.test(l))) return false;
+  return labels.every((l) => /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(l));
+}
+
+export function isWebhookUrl(value: string): boolean {
+  if (value.length > URL_MAX) return false;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && !url.username;
+}
+
+const TRUE = new Set(['true', 'on', '1', 'yes']);
+const FALSE = new Set(['false', 'off', '0', 'no', '']);
+
+export type ValidateResult = { ok: true; settings: Settings } | { ok: false; errors: Record<string, string> };
+
+export interface ValidateOptions {
+  /** PBKDF2 iterations for a new PIN record (tests may lower it). */
+  pinIterations?: number;
+}
+
+/**
+ * Validates form input (`<group>.<field>` → string) against the schema, on top of `current`.
+ * A field that is absent keeps its current value; an empty secret keeps the stored secret, and
+ * `<field>_clear` set to a true value removes it. Keys that name no setting are ignored (the portal
+ * reads its Wi-Fi connect fields itself). Messages say what to change and never quote a secret.
+ */
+export function validateSettings(
+  current: Settings,
+  input: Record<string, string>,
+  options: ValidateOptions = {},
+): ValidateResult {
+  const next = structuredClone(current);
+  const errors: Record<string, string> = {};
+  for (const spec of FIELDS) {
+    const key = `${spec.group}.${spec.field}`;
+    const raw = input[key];
+    const clear = TRUE.has((input[`${key}_clear`] ?? '').toLowerCase());
+    if (raw === undefined && !clear) continue;
+    const result = validateField(spec, (raw ?? '').trim(), raw ?? '', clear, options);
+    if ('error' in result) errors[key] = result.error;
+    else if (result.set) (next[spec.group] as Record<string, unknown>)[spec.field] = result.value;
+  }
+  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, settings: next };
+}
+
+type FieldResult = { error: string } | { set: true; value: unknown } | { set: false };
+
+function validateField(
+  spec: FieldSpec,
+  value: string,
+  rawValue: string,
+  clear: boolean,
+  options: ValidateOptions,
+): FieldResult {
+  const key = `${spec.group}.${spec.field}`;
+  switch (key) {
+    case 'device.name':
+      if (value === '') return { error: 'Enter a name for the device.' };
+      if ([...value].length > NAME_MAX) return { error: `Use at most ${NAME_MAX} characters.` };
+      if (/\p{Cc}/u.test(value)) return { error: 'Use letters, digits, spaces and punctuation only.' };
+      return { set: true, value };
+    case 'device.country':
+      if (value === '') return { set: true, value: '' };
+      if (!isCountryCode(value.toUpperCase())) return { error: 'Choose a country from the list.' };
+      return { set: true, value: value.toUpperCase() };
+    case 'wifi.country':
+      if (value === '00') return { set: true, value };
+      if (!isCountryCode(value.toUpperCase())) return { error: 'Choose a country from the list, or World.' };
+      return { set: true, value: value.toUpperCase() };
+    case 'device.timezone':
+      if (!timeZones().includes(value)) return { error: 'Choose a time zone from the list.' };
+      return { set: true, value };
+    case 'device.language':
+      if (!LANGUAGES.some(([tag]) => tag === value)) return { error: 'Choose a language from the list.' };
+      return { set: true, value };
+    case 'webhook.url':
+      if (value === '') return { set: true, value: '' };
+      if (!isWebhookUrl(value))
+        return { error: 'Enter a full address starting with http:// or https://, or leave it empty.' };
+      return { set: true, value };
+    case 'webhook.secret':
+      if (rawValue === '') return clear ? { set: true, value: '' } : { set: false };
+      if (rawValue.length < SECRET_MIN || rawValue.length > SECRET_MAX || !/^[\x21-\x7e]+$/.test(rawValue))
+        return {
+          error: `Use ${SECRET_MIN} to ${SECRET_MAX} printable characters without spaces (enter it again).`,
+        };
+      return { set: true, value: rawValue };
+    case 'security.device_password':
+      if (value === '') return clear ? { set: true, value: '' } : { set: false };
+      if (!isValidPin(value)) return { error: 'The PIN must be 4 to 6 digits (enter it again).' };
+      return {
+        set: true,
+        value: createPinRecord(
+          value,
+          options.pinIterations !== undefined ? { iterations: options.pinIterations } : {},
+        ),
+      };
+    case 'ntp.servers': {
+      const servers = value.split(/[\s,]+/).filter((s) => s !== '');
+      if (servers.length === 0) return { error: 'Enter at least one time server.' };
+      if (servers.length > NTP_MAX_SERVERS) return { error: `Enter at most ${NTP_MAX_SERVERS} servers.` };
+      const bad = servers.find((s) => !isHostName(s));
+      if (bad !== undefined) return { error: `“${bad.slice(0, 64)}” is not a host name or IPv4 address.` };
+      return { set: true, value: [...new Set(servers.map((s) => s.toLowerCase()))] };
+    }
+    default:
+      break;
+  }
+  if (spec.kind === 'boolean') {
+    const v = value.toLowerCase();
+    if (TRUE.has(v)) return { set: true, value: true };
+    if (FALSE.has(v)) return { set: true, value: false };
+    return { error: 'Tick or untick the box.' };
+  }
+  if (spec.kind === 'number') {
+    const min = spec.min ?? 0;
+    const max = spec.max ?? 100;
+    if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max)
+      return { error: `Enter a whole number from ${min} to ${max}.` };
+    return { set: true, value: Number(value) };
+  }
+  return { error: 'Unknown setting.' };
+}
