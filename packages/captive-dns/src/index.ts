@@ -1,1 +1,28 @@
-export {};
+// Wildcard DNS responder for captive portals
+
+// Errors
+export { CaptiveDnsError, type CaptiveDnsErrorCode } from './errors.js';
+
+// Policy
+export { CAPTIVE_DNS_POLICY, DOH_CANARY, type Outcome, type PolicyRow } from './policy.js';
+export type { RateLimitOptions } from './rate-limit.js';
+
+// Transport-free responder
+export {
+  type CaptiveDnsCounters,
+  type CaptiveDnsResponder,
+  type CaptiveDnsResponderOptions,
+  createCaptiveDnsResponder,
+  EDNS_UDP_SIZE,
+  type Transport,
+} from './responder.js';
+
+// UDP + TCP server
+export {
+  type CaptiveDns,
+  type CaptiveDnsLogger,
+  type CaptiveDnsOptions,
+  type CaptiveDnsStats,
+  type CaptiveDnsTcpOptions,
+  createCaptiveDns,
+} from './server.js';

@@ -1,0 +1,13 @@
+/** Every way @waved/captive-dns can refuse to start. Hostile packets never raise: they are counted. */
+export type CaptiveDnsErrorCode = 'CAPTIVE_DNS_OPTIONS' | 'CAPTIVE_DNS_LISTEN' | 'CAPTIVE_DNS_STATE';
+
+export class CaptiveDnsError extends Error {
+  override readonly name = 'CaptiveDnsError';
+  constructor(
+    readonly code: CaptiveDnsErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
