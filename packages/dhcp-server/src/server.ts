@@ -1,0 +1,201 @@
+import dgram from 'node:dgram';
+import { bindToInterface } from './bind.js';
+import { DhcpError } from './errors.js';
+import { formatIpv4 } from './ipv4.js';
+import { createDhcpMachine, type DhcpMachineOptions, type DhcpStats } from './machine.js';
+import { decodeMessage, encodeMessage } from './message.js';
+import type { DhcpLease } from './pool.js';
+import type { LeaseStore } from './store.js';
+
+export interface DhcpServerOptions extends Omit<DhcpMachineOptions, 'serverPort'> {
+  /**
+   * Serve only this interface (`wlan0`, `ap0`): the socket is bound to it with SO_BINDTOIFINDEX, so
+   * it hears only that link and its broadcasts leave through it even without a default route.
+   */
+  interface?: string;
+  /** Keeps leases across restarts; new holders are saved before their ACK is sent. */
+  store?: LeaseStore;
+  /** UDP port to listen on (default 67; relays are answered on it too). */
+  port?: number;
+  /** Address to bind (default 0.0.0.0, which is what receives broadcasts). */
+  listenAddress?: string;
+  /** Clock in ms since the epoch (default Date.now). */
+  now?: () => number;
+}
+
+export interface DhcpServer {
+  /** Loads the store, binds the socket (and the interface), starts answering. */
+  listen(): Promise<{ address: string; port: number; ifindex?: number }>;
+  /** Stops answering and waits for the last lease write. */
+  close(): Promise<void>;
+  /** The lease table: offered, bound, released/expired (remembered) and declined addresses. */
+  leases(): DhcpLease[];
+  /** Counters since start, and the pool by state. */
+  stats(): DhcpStats;
+}
+
+const BROADCAST_TEXT = '255.255.255.255';
+
+/** Creates an RFC 2131 DHCPv4 server: the pure state machine from `createDhcpMachine` on a UDP socket. */
+export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
+  const port = options.port ?? 67;
+  const machine = createDhcpMachine({ ...options, serverPort: port });
+  const now = options.now ?? Date.now;
+  const log = options.logger;
+  const store = options.store;
+  let socket: dgram.Socket | undefined;
+  let closing = false;
+  let lastSendErrorLog = Number.NEGATIVE_INFINITY;
+
+  // Group commit: replies that hand an address to a new holder wait for the write that records it.
+  let held: { bytes: Buffer; port: number; address: string }[] = [];
+  let savedVersion = machine.version;
+  let saving: Promise<void> | undefined;
+  let saveAgain = false;
+
+  function send(bytes: Buffer, toPort: number, address: string): void {
+    const s = socket;
+    if (!s) return;
+    s.send(bytes, toPort, address, (error) => {
+      if (!error) return;
+      machine.count('sendErrors');
+      const t = now();
+      if (t - lastSendErrorLog > 10_000) {
+        lastSendErrorLog = t;
+        log?.error('DHCP reply could not be sent', {
+          to: address,
+          code: (error as NodeJS.ErrnoException).code,
+        });
+      }
+    });
+  }
+
+  function flush(): void {
+    if (!store) return;
+    if (saving) {
+      saveAgain = true;
+      return;
+    }
+    saving = (async () => {
+      do {
+        saveAgain = false;
+        const batch = held;
+        held = [];
+        const version = machine.version;
+        try {
+          await store.save(machine.leases(now()));
+          savedVersion = version;
+        } catch (error) {
+          // Availability first: the replies still go out; the failure is logged with its code.
+          log?.error('DHCP lease store write failed', {
+            code: (error as { code?: string }).code ?? 'unknown',
+          });
+        }
+        for (const r of batch) send(r.bytes, r.port, r.address);
+      } while (saveAgain || held.length > 0 || machine.version !== savedVersion);
+    })().finally(() => {
+      saving = undefined;
+    });
+  }
+
+  function onMessage(buf: Buffer): void {
+    try {
+      machine.count('received');
+      let request: ReturnType<typeof decodeMessage>['value'];
+      try {
+        request = decodeMessage(buf).value;
+      } catch {
+        machine.count('malformed');
+        return;
+      }
+      const reply = machine.handle(request, now());
+      if (reply !== undefined) {
+        const bytes = encodeMessage(reply.message);
+        const address = reply.address === 0xffffffff ? BROADCAST_TEXT : formatIpv4(reply.address);
+        if (store && reply.persist) held.push({ bytes, port: reply.port, address });
+        else send(bytes, reply.port, address);
+      }
+      if (store && (held.length > 0 || machine.version !== savedVersion)) flush();
+    } catch (error) {
+      // Nothing a client sends may take the server down.
+      machine.count('handlerErrors');
+      log?.error('DHCP handler error (packet dropped)', { message: (error as Error).message });
+    }
+  }
+
+  return {
+    async listen() {
+      if (socket) throw new DhcpError('DHCP_STATE', 'listen() was already called');
+      closing = false;
+      if (store) {
+        const records = await store.load();
+        const restored = machine.restore(records, now());
+        savedVersion = machine.version;
+        log?.info('DHCP leases restored', { count: restored });
+      }
+      const s = dgram.createSocket({ type: 'udp4', reuseAddr: options.interface !== undefined });
+      socket = s;
+      const address = options.listenAddress ?? '0.0.0.0';
+      try {
+        await new Promise<void>((resolve, reject) => {
+          s.once('error', reject);
+          s.bind({ port, address, exclusive: true }, () => {
+            s.off('error', reject);
+            resolve();
+          });
+        });
+      } catch (error) {
+        socket = undefined;
+        s.close();
+        throw new DhcpError('DHCP_BIND', `cannot bind UDP ${address}:${port} (another DHCP server? root?)`, {
+          cause: error,
+        });
+      }
+      let ifindex: number | undefined;
+      try {
+        s.setBroadcast(true);
+        if (options.interface !== undefined) ifindex = await bindToInterface(s, options.interface);
+      } catch (error) {
+        socket = undefined;
+        s.close();
+        throw error;
+      }
+      try {
+        s.setRecvBufferSize(1 << 20);
+      } catch {
+        /* the kernel caps it at net.core.rmem_max; the default works too */
+      }
+      s.on('message', onMessage);
+      s.on('error', (error) => {
+        log?.error('DHCP socket error', { code: (error as NodeJS.ErrnoException).code });
+      });
+      const bound = s.address();
+      log?.info('DHCP server listening', {
+        address: bound.address,
+        port: bound.port,
+        interface: options.interface,
+        server: formatIpv4(machine.serverId),
+      });
+      return ifindex === undefined
+        ? { address: bound.address, port: bound.port }
+        : { address: bound.address, port: bound.port, ifindex };
+    },
+    async close() {
+      if (closing) return;
+      closing = true;
+      const s = socket;
+      if (s) {
+        s.off('message', onMessage);
+        await new Promise<void>((resolve) => s.close(() => resolve()));
+      }
+      socket = undefined;
+      if (saving) await saving;
+      if (store && machine.version !== savedVersion) {
+        flush();
+        if (saving) await saving;
+      }
+    },
+    leases: () => machine.leases(now()),
+    stats: () => machine.stats(now()),
+  };
+}
