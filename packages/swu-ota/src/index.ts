@@ -1,1 +1,79 @@
-export {};
+// OTA for SWUpdate packages: descriptors, resumable download, streaming verification, install.
+
+export type { FsPort } from './atomic.js';
+// Building packages
+export {
+  type BuildSwuOptions,
+  type BuildSwuResult,
+  buildSwu,
+  type CpioSource,
+  writeCpio,
+} from './builder.js';
+export { type CmsOptions, type CmsSigner, signCms, verifyCmsSignature } from './cms.js';
+export {
+  byteSum,
+  CPIO_HEADER_SIZE,
+  CPIO_TRAILER,
+  type CpioFormat,
+  type CpioHeader,
+  type CpioParser,
+  type CpioParserHandlers,
+  cpioHeader,
+  cpioHeaderLength,
+  createCpioParser,
+  decodeCpioHeader,
+  encodeCpioHeader,
+} from './cpio.js';
+// Update descriptors and checks (spec B1, States E.1)
+export {
+  createUpdateChecker,
+  descriptorHeaders,
+  descriptorUrl,
+  parseDescriptor,
+  UPDATE_KINDS,
+  type UpdateChecker,
+  type UpdateCheckerOptions,
+  type UpdateCheckResult,
+  type UpdateDescriptor,
+  type UpdateKind,
+} from './descriptor.js';
+// Resumable download
+export {
+  type Clock,
+  createDownloader,
+  DONE_FILE,
+  type Downloader,
+  type DownloaderOptions,
+  type DownloadOptions,
+  type DownloadProgress,
+  type DownloadResult,
+  formatProgressLine,
+  type Logger,
+  PROGRESS_BAR_WIDTH,
+  packagePath,
+  progressFilePath,
+} from './download.js';
+// Errors
+export { isOtaError, OtaError, type OtaErrorCode } from './errors.js';
+// Install
+export {
+  createInstaller,
+  type Installer,
+  type InstallerOptions,
+  type InstallResult,
+  type InstallStep,
+} from './install.js';
+export { formatLibconfig, type LibconfigGroup, type LibconfigValue, parseLibconfig } from './libconfig.js';
+export { type CommandRunner, type RunOptions, type RunResult, runCommand } from './runner.js';
+export { parseSwDescription, type SwDescription, type SwuArtifact } from './sw-description.js';
+// .swu verification
+export {
+  SW_DESCRIPTION,
+  SW_DESCRIPTION_SIG,
+  type SwuEntry,
+  type SwuReport,
+  type SwuSource,
+  type VerifiedArtifact,
+  type VerifySwuOptions,
+  verifySwu,
+} from './verify.js';
