@@ -1,1 +1,82 @@
-export {};
+// Serial frames of a Bluetooth module: codec, resynchronising decoder, module client, phone book
+
+// Command table and module client
+export {
+  BT_COMMAND_DATA_BUFFER,
+  BT_COMMAND_MAX_DATA,
+  BT_COMMANDS,
+  BT_CONFIG_COMMAND_FIRST,
+  BT_CONFIG_COMMAND_LAST,
+  type BtCommandId,
+  type BtCommandName,
+  type BtConfigCommandId,
+  btCommandName,
+  isBtCommandId,
+  isBtConfigCommand,
+} from './commands.js';
+// Streaming decoder (spec, States D) and its Transform wrapper
+export {
+  createFrameDecoder,
+  type DecodeResult,
+  type FrameDecoder,
+  type FrameDecoderCounters,
+  type FrameDecoderOptions,
+  type FrameFault,
+  PARSER_STATES,
+  type ParserState,
+} from './decoder.js';
+// Errors
+export { BtFrameError, type BtFrameErrorCode } from './errors.js';
+// Frame codec (spec, Endpoints C)
+export {
+  type DecodedFrame,
+  decodeFrame,
+  encodeFrame,
+  FRAME_MAX_LENGTH,
+  FRAME_MAX_PAYLOAD,
+  FRAME_OVERHEAD,
+  FRAME_START_BYTES,
+  type Frame,
+  type FrameType,
+  frameChecksum,
+  frameLength,
+  frameTypeOf,
+} from './frame.js';
+export {
+  type BtMessage,
+  type BtModule,
+  type BtModuleCounters,
+  type BtModuleEvents,
+  type BtModuleOptions,
+  type BtPort,
+  type BtSendOptions,
+  type BtTimers,
+  createBtModule,
+} from './module.js';
+export {
+  type DownloadPhoneBookOptions,
+  downloadPhoneBook,
+  readPhoneBookFile,
+  writePhoneBookFile,
+} from './pbap.js';
+
+// Phone book (spec, B3)
+export {
+  type Contact,
+  type NumberOptions,
+  normalizeNumber,
+  numbersMatch,
+  PHONEBOOK_MAGIC,
+  PHONEBOOK_MAX_CONTACTS,
+  PHONEBOOK_MAX_FILE_BYTES,
+  PHONEBOOK_MAX_NAME_BYTES,
+  PHONEBOOK_MAX_NUMBER_BYTES,
+  PHONEBOOK_MAX_NUMBERS,
+  PHONEBOOK_PATH,
+  PHONEBOOK_VERSION,
+  parsePhoneBook,
+  searchByNumber,
+  serializePhoneBook,
+} from './phone-book.js';
+export { FrameParser, type FrameParserOptions } from './stream.js';
+export { parseVCards, VCARD_MAX_BYTES } from './vcard.js';
