@@ -1,1 +1,134 @@
-export {};
+// Signed device cloud client, credentials, key container, log key and durable telemetry.
+// The reference server is in `@waved/psp-cloud/server`.
+
+// Client
+export {
+  type CloudClient,
+  type CloudClientOptions,
+  type CloudTlsOptions,
+  COMMON_HEADERS,
+  createCloudClient,
+  type MeetingUploadResult,
+  type RetryOptions,
+} from './client.js';
+export { type Clock, type Logger, systemClock } from './clock.js';
+// Constants (spec B2, B4, Limits)
+export {
+  ANALYTICS_APP_ID,
+  CLIENT_VERSION,
+  CLOUD_TIMEOUT_MS,
+  DATABASE_ENTRY,
+  type DatabaseEntry,
+  KEY_STORE_SLOT,
+  type KeyStoreSlot,
+  NONCE_LENGTH,
+  SIGNATURE_WINDOW_SECONDS,
+  TRANSCRIPTION_MODE,
+  TRANSCRIPTION_RETRY_DELAY_MS,
+  type TranscriptionMode,
+  USER_AGENT,
+} from './constants.js';
+// Credentials
+export {
+  type CredentialStore,
+  createMemoryCredentialStore,
+  type DeviceCredentials,
+  loadCredentials,
+  type MemoryCredentialInit,
+  saveRegistration,
+} from './credentials.js';
+export { parseUpdateDescriptor, UPDATE_KINDS, type UpdateDescriptor, type UpdateKind } from './descriptor.js';
+// Errors
+export { CloudError, type CloudErrorCode, type CloudErrorDetails } from './errors.js';
+export { parseRange, type RangeResult } from './http-range.js';
+// Local key container and log key (spec B3)
+export {
+  decodeKeyContainer,
+  encodeKeyContainer,
+  KEY_CONTAINER_BYTES,
+  KEY_CONTAINER_KEY_BYTES,
+  KEY_CONTAINER_MAGIC,
+  KEY_CONTAINER_MAGIC_OFFSET,
+  keyContainerOffset,
+} from './key-container.js';
+export {
+  deriveLogKey,
+  LOG_KEY_FALLBACK,
+  LOG_KEY_INTERFACES,
+  logKeySource,
+  type MacReader,
+  normalizeMac,
+  openUdidFromMac,
+} from './log-key.js';
+export { createSysfsMacReader, fileUploadSource } from './node-adapters.js';
+// Regions and environments
+export {
+  type BaseUrlOverrides,
+  type BaseUrls,
+  type BaseUrlTable,
+  DEFAULT_BASE_URLS,
+  type Environment,
+  environmentFromFlag,
+  FALLBACK_REGION,
+  type Region,
+  regionForCountry,
+  resolveBaseUrls,
+} from './region.js';
+// Route table (shared with the server)
+export {
+  DEFAULT_ROUTES,
+  type RouteAuth,
+  type RouteBase,
+  type RouteName,
+  type RouteOverrides,
+  type RouteSpec,
+  type RouteTable,
+  resolveRoutes,
+  routePath,
+} from './routes.js';
+// Request signing (design.md scheme)
+export {
+  type CanonicalInput,
+  canonicalString,
+  computeSignature,
+  createNonce,
+  createNonceCache,
+  EMPTY_BODY_SHA256,
+  type NonceCache,
+  readSignatureHeaders,
+  redactCanonical,
+  SIGNATURE_HEADERS,
+  type SignedHeaders,
+  type SignInput,
+  sha256Hex,
+  signRequest,
+  timingSafeEqualHex,
+  type VerifyFailure,
+  type VerifyInput,
+  type VerifyResult,
+  verifySignature,
+} from './signature.js';
+export { createSqliteCredentialStore, createSqliteTelemetryStore } from './sqlite.js';
+// Telemetry
+export {
+  isTelemetryEventName,
+  TELEMETRY_EVENTS,
+  type TelemetryAck,
+  type TelemetryBatch,
+  type TelemetryCommonFields,
+  type TelemetryEvent,
+  type TelemetryEventName,
+  type TelemetryParams,
+  validateTelemetryParams,
+} from './telemetry-events.js';
+export {
+  createTelemetryQueue,
+  TELEMETRY_BATCH_SIZE,
+  TELEMETRY_FLUSH_INTERVAL_MS,
+  TELEMETRY_MAX_QUEUED,
+  type TelemetryQueue,
+  type TelemetryQueueOptions,
+  type TelemetryStats,
+} from './telemetry-queue.js';
+export { createMemoryTelemetryStore, type QueuedEvent, type TelemetryStore } from './telemetry-store.js';
+export { bytesUploadSource, type UploadSource } from './upload-source.js';

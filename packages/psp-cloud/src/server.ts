@@ -1,1 +1,15 @@
-export {};
+// @waved/psp-cloud/server — the reference cloud server.
+export {
+  type CloudServer,
+  type CloudServerErrorCode,
+  type CloudServerOptions,
+  createCloudServer,
+  type InterceptedRequest,
+  type ListeningServer,
+  type ListenOptions,
+  type OtaRelease,
+  type ReceivedNotice,
+  type ReceivedUpload,
+  type RegisteredDevice,
+} from './cloud-server.js';
+export { DEFAULT_ROUTES, type RouteName, type RouteSpec, type RouteTable, resolveRoutes } from './routes.js';

@@ -1,0 +1,46 @@
+/** Client version string sent at registration (spec B4). */
+export const CLIENT_VERSION = 'PSP_0.3.19';
+/** HTTP User-Agent on every cloud request (spec B4). */
+export const USER_AGENT = 'PSP_DEVICE';
+/** Analytics application id (spec B4). */
+export const ANALYTICS_APP_ID = 10000022;
+/** Connect and transfer timeout of every cloud request (spec Limits). */
+export const CLOUD_TIMEOUT_MS = 100_000;
+/** Delay before the single retry of a failed transcription start (spec F, Errors B1). */
+export const TRANSCRIPTION_RETRY_DELAY_MS = 100;
+/** Length of the token-refresh nonce: lowercase letters (spec Limits). */
+export const NONCE_LENGTH = 16;
+/** Accepted distance between a request's `X-Timestamp` and the server clock, in seconds. */
+export const SIGNATURE_WINDOW_SECONDS = 300;
+
+/** Key-store slots of the device credentials (spec B2). */
+export const KEY_STORE_SLOT = {
+  /** device serial (device_id) */
+  serial: 0x0,
+  /** `device_secret` returned by registration */
+  deviceSecret: 0xe,
+  /** `salt` returned by registration */
+  salt: 0xf,
+} as const;
+export type KeyStoreSlot = (typeof KEY_STORE_SLOT)[keyof typeof KEY_STORE_SLOT];
+
+/** Database entries of the device credentials (spec B2). */
+export const DATABASE_ENTRY = {
+  /** factory device secret sent at registration */
+  registrationSecret: 0xe7,
+  /** device token from the last refresh */
+  token: 0xe8,
+  /** `device_secret` returned by registration */
+  deviceSecret: 0x11a,
+  /** `salt` returned by registration */
+  salt: 0x11b,
+} as const;
+export type DatabaseEntry = (typeof DATABASE_ENTRY)[keyof typeof DATABASE_ENTRY];
+
+/** Transcription mode values reported by telemetry (spec Events B). */
+export const TRANSCRIPTION_MODE = {
+  record_transcribe: 0,
+  only_transcribe: 1,
+  other_transcribe: 2,
+} as const;
+export type TranscriptionMode = (typeof TRANSCRIPTION_MODE)[keyof typeof TRANSCRIPTION_MODE];
