@@ -1,0 +1,82 @@
+import { formatWithOptions } from 'node:util';
+import { type ConsolaInstance, type ConsolaReporter, createConsola, type LogObject } from 'consola';
+import { createSecretRegistry, redactString, redactValue, type SecretRegistry } from './redact.js';
+
+/** The logging surface the appliance's components take (a consola instance satisfies it). */
+export interface Logger {
+  debug(message: unknown, ...args: unknown[]): void;
+  info(message: unknown, ...args: unknown[]): void;
+  warn(message: unknown, ...args: unknown[]): void;
+  error(message: unknown, ...args: unknown[]): void;
+}
+
+/** Wraps any consola reporter so that every record is redacted before it reaches it. */
+export function createRedactingReporter(inner: ConsolaReporter, secrets: SecretRegistry): ConsolaReporter {
+  return {
+    log(logObj, ctx) {
+      const clean: LogObject = {
+        ...logObj,
+        args: (logObj.args ?? []).map((a) => redactValue(a, secrets)),
+      };
+      if (typeof logObj.message === 'string') clean.message = redactString(logObj.message, secrets);
+      if (logObj.additional !== undefined) {
+        clean.additional = Array.isArray(logObj.additional)
+          ? logObj.additional.map((a) => redactString(String(a), secrets))
+          : redactString(String(logObj.additional), secrets);
+      }
+      inner.log(clean, ctx);
+    },
+  };
+}
+
+/** A plain one-line-per-record reporter (`2026-01-01T00:00:00.000Z INFO [tag] text`). */
+export function createLineReporter(write: (line: string) => void): ConsolaReporter {
+  return {
+    log(logObj) {
+      const text = formatWithOptions(
+        { colors: false, breakLength: Number.POSITIVE_INFINITY },
+        ...logObj.args,
+      );
+      const tag = logObj.tag ? ` [${logObj.tag}]` : '';
+      write(`${logObj.date.toISOString()} ${logObj.type.toUpperCase()}${tag} ${text}\n`);
+    },
+  };
+}
+
+export interface CreateLoggerOptions {
+  /** consola level: 0 error … 3 info, 4 debug, 5 trace. Default 3. */
+  level?: number;
+  /** Where lines go; default stderr. */
+  write?: (line: string) => void;
+  /** Replace the line reporter (it is still wrapped by the redactor). */
+  reporter?: ConsolaReporter;
+  secrets?: SecretRegistry;
+  tag?: string;
+}
+
+export interface ApplianceLogger {
+  logger: ConsolaInstance;
+  /** Register runtime secrets here; they are masked in every later record. */
+  secrets: SecretRegistry;
+}
+
+/** consola with a redacting reporter: no passphrase, PSK, CSRF token or device token reaches a log. */
+export function createLogger(options: CreateLoggerOptions = {}): ApplianceLogger {
+  const secrets = options.secrets ?? createSecretRegistry();
+  const write = options.write ?? ((line: string) => process.stderr.write(line));
+  const inner = options.reporter ?? createLineReporter(write);
+  const logger = createConsola({
+    level: options.level ?? 3,
+    reporters: [createRedactingReporter(inner, secrets)],
+    defaults: options.tag ? { tag: options.tag } : {},
+  });
+  return { logger, secrets };
+}
+
+/** A logger that drops everything (tests and library defaults). */
+export const silentLogger: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+};
