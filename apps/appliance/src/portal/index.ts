@@ -1,0 +1,13 @@
+// Captive portal: the settings form served while the provisioning AP is up (spec Endpoints A)
+
+export { MAX_BODY_BYTES, parseFormBody, readLimitedBody } from './body.js';
+export { csrfMatches } from './csrf.js';
+export { escapeHtml, networksForForm } from './html.js';
+export {
+  type ConnectRequest,
+  createPortal,
+  type Portal,
+  type PortalOptions,
+  type PortalSession,
+  readConnect,
+} from './portal.js';

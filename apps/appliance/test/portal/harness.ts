@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import { tempDir } from '@waved/test-lab';
+import { type Command, type ProvisioningState, type ScannedNetwork, StateBus } from '../../src/bus.js';
+import { createPortal, type PortalSession } from '../../src/portal/index.js';
+import { createSettingsStore, type Logger } from '../../src/settings/index.js';
+
+export const CSRF = 'Q2sY3m8x1c0HnJtqkRZrVq9oX3pLw2bD0eK7fUaT1vA';
+export const AP_PASSPHRASE = '4f9a01c7';
+
+export const NETWORKS: ScannedNetwork[] = [
+  { ssidHex: '', ssid: 'Cafe', signal: -72, signalClass: 'weak', frequency: 2412, secure: true },
+  { ssidHex: '', ssid: 'Home <5G>', signal: -48, signalClass: 'excellent', frequency: 5180, secure: true },
+  { ssidHex: '', ssid: 'Cafe', signal: -58, signalClass: 'good', frequency: 5200, secure: true },
+  { ssidHex: '', ssid: 'Guest', signal: -65, signalClass: 'fair', frequency: 2437, secure: false },
+  { ssidHex: '', ssid: '', signal: -40, signalClass: 'excellent', frequency: 2462, secure: true },
+  { ssidHex: '', ssid: 'Büro 2.4', signal: -61, signalClass: 'fair', frequency: 2462, secure: true },
+];
+
+export interface Harness {
+  url: string;
+  file: string;
+  bus: StateBus;
+  commands: Command[];
+  logs: string[];
+  session: PortalSession | null;
+  setState(state: ProvisioningState): void;
+  close(): Promise<void>;
+}
+
+export async function startPortal(options: { expiresAt?: number; gateway?: string } = {}): Promise<Harness> {
+  const dir = tempDir('waved-portal-');
+  const file = dir.join('config.toml');
+  const logs: string[] = [];
+  const logger: Logger = {
+    debug: (m) => logs.push(m),
+    info: (m) => logs.push(m),
+    warn: (m) => logs.push(m),
+    error: (m) => logs.push(m),
+  };
+  const bus = new StateBus();
+  const commands: Command[] = [];
+  bus.on('command', (c) => commands.push(c));
+  const settings = createSettingsStore({ path: file, logger, pinIterations: 1000 });
+  await settings.load();
+  const h: Harness = {
+    url: '',
+    file,
+    bus,
+    commands,
+    logs,
+    session: {
+      csrf: CSRF,
+      apSsid: 'Device-3F2A',
+      networks: NETWORKS,
+      state: {
+        state: 'ApActive',
+        ssid: 'Device-3F2A',
+        passphrase: AP_PASSPHRASE,
+        url: 'http://192.168.2.1/',
+      },
+      ...(options.expiresAt !== undefined ? { expiresAt: options.expiresAt } : {}),
+    },
+    setState(state) {
+      if (h.session) h.session = { ...h.session, state };
+    },
+    close: async () => {},
+  };
+  const portal = createPortal({
+    bus,
+    settings,
+    session: () => h.session,
+    logger,
+    ...(options.gateway ? { gateway: options.gateway } : {}),
+  });
+  const server = await portal.listen({ host: '127.0.0.1', port: 0 });
+  h.url = server.url;
+  h.close = async () => {
+    await server.close();
+    dir.remove();
+  };
+  return h;
+}
+
+export function fileExists(h: Harness): boolean {
+  return fs.existsSync(h.file);
+}
+
+export function validFields(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    csrf: CSRF,
+    'wifi.ssid': 'Home <5G>',
+    'wifi.passphrase': 'correct horse battery',
+    'wifi.country': 'DE',
+    'device.name': 'Desk recorder',
+    'device.country': 'DE',
+    'device.timezone': 'Europe/Berlin',
+    'device.language': 'de',
+    'audio.volume': '40',
+    'audio.prompt_tones': 'true',
+    'webhook.url': '',
+    'webhook.secret': '',
+    'storage.auto_upload': 'false',
+    'storage.max_usage_percent': '85',
+    'security.device_password': '',
+    'ntp.enabled': 'true',
+    'ntp.servers': 'pool.ntp.org',
+    ...extra,
+  };
+}
+
+export function urlencoded(fields: Record<string, string>): string {
+  return new URLSearchParams(fields).toString();
+}
+
+export function multipart(fields: Record<string, string>): FormData {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  return form;
+}
