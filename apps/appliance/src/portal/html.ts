@@ -58,6 +58,7 @@ input:focus,select:focus,textarea:focus,button:focus,a:focus{outline:3px solid v
 .net{display:flex;align-items:center;gap:.75rem;min-height:52px;padding:.25rem 0;border-bottom:1px solid var(--line)}
 .nets li:last-child .net{border-bottom:0}
 .net .name{flex:1;min-width:0;overflow-wrap:anywhere}
+.net .note{display:block;font-size:.875rem}
 .net.off{color:var(--muted)}
 .sig{display:inline-flex;align-items:center;gap:.375rem;color:var(--muted);font-size:.875rem;flex:none}
 .sig svg,.lock svg{display:block}
@@ -236,8 +237,8 @@ function renderWifi(view: FormView): string {
       const id = `net-${i}`;
       const disabled = !n.secure;
       const checked = chosen === n.ssid && !disabled ? ' checked' : '';
-      const extra = disabled ? '<span class="hint">Open network, not supported</span>' : LOCK;
-      return `<li><label class="net${disabled ? ' off' : ''}" for="${id}"><input type="radio" id="${id}" name="wifi.ssid" value="${escapeHtml(n.ssid)}"${checked}${disabled ? ' disabled' : ''}><span class="name">${visible(n.ssid)}</span>${signalIcon(n.signalClass)}${extra}</label></li>`;
+      const note = disabled ? '<span class="note">Open network, not supported</span>' : '';
+      return `<li><label class="net${disabled ? ' off' : ''}" for="${id}"><input type="radio" id="${id}" name="wifi.ssid" value="${escapeHtml(n.ssid)}"${checked}${disabled ? ' disabled' : ''}><span class="name">${visible(n.ssid)}${note}</span>${signalIcon(n.signalClass)}${disabled ? '<span class="lock"></span>' : LOCK}</label></li>`;
     })
     .join('');
   const otherChecked = chosen === '' || (nets.length === 0 && chosen === undefined) ? ' checked' : '';
@@ -291,14 +292,21 @@ export function statusBanner(state: ProvisioningState, withRetryLink: boolean): 
   }
 }
 
-const ENHANCE = `(function(){var p=document.getElementById('f-wifi-passphrase');if(p){var l=document.createElement('label');l.className='check';var c=document.createElement('input');c.type='checkbox';c.onchange=function(){p.type=c.checked?'text':'password'};l.appendChild(c);l.appendChild(document.createTextNode('Show password'));p.parentNode.insertBefore(l,p.nextSibling)}
+const ENHANCE = `(function(){var p=document.getElementById('f-wifi-passphrase');if(p){var l=document.createElement('label');l.className='check';var c=document.createElement('input');c.type='checkbox';c.onchange=function(){p.type=c.checked?'text':'password'};l.appendChild(c);l.appendChild(document.createTextNode('Show password'));p.parentNode.appendChild(l)}
 var h=document.getElementById('f-wifi-hidden_ssid'),o=document.getElementById('net-other');if(h&&o){h.addEventListener('input',function(){if(h.value)o.checked=true})}
 var t=document.querySelector('[data-remaining]');if(t){var end=Date.now()+1000*Number(t.getAttribute('data-remaining'));setInterval(function(){var s=Math.max(0,Math.round((end-Date.now())/1000));t.textContent=Math.floor(s/60)+':'+String(s%60).padStart(2,'0')},1000)}
 var e=document.getElementById('errors');if(e)e.focus()})();`;
 
 export function renderForm(view: FormView): string {
   const errors = view.errors ?? {};
-  const keys = Object.keys(errors);
+  const order = [
+    'wifi.ssid',
+    'wifi.hidden_ssid',
+    'wifi.passphrase',
+    ...FIELDS.map((f) => `${f.group}.${f.field}`),
+  ];
+  const rank = (k: string) => (order.indexOf(k) === -1 ? order.length : order.indexOf(k));
+  const keys = Object.keys(errors).sort((a, b) => rank(a) - rank(b));
   let summary = '';
   if (keys.length > 0) {
     const labelOf = (key: string): string => {

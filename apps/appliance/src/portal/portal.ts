@@ -124,7 +124,7 @@ export function readConnect(
     errors['wifi.passphrase'] =
       passphrase === ''
         ? 'Enter the Wi-Fi password.'
-        : 'A Wi-Fi password is 8 to 63 characters (letters, digits, symbols, spaces; no accents or emoji) or 64 hexadecimal digits. Enter it again.';
+        : 'Use 8 to 63 characters without accents or emoji, or 64 hexadecimal digits. Enter it again.';
   }
   if (Object.keys(errors).length > 0) return { errors };
   return { connect: { ssid, passphrase, hidden: !listed }, errors };

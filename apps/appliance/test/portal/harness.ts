@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { tempDir } from '@waved/test-lab';
+import { freePort, tempDir } from '@waved/test-lab';
 import { type Command, type ProvisioningState, type ScannedNetwork, StateBus } from '../../src/bus.js';
 import { createPortal, type PortalSession } from '../../src/portal/index.js';
 import { createSettingsStore, type Logger } from '../../src/settings/index.js';
@@ -27,7 +27,12 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startPortal(options: { expiresAt?: number; gateway?: string } = {}): Promise<Harness> {
+/** `selfGateway`: redirects point at this test server itself, so a browser can follow them. */
+export async function startPortal(
+  options: { expiresAt?: number; gateway?: string; selfGateway?: boolean } = {},
+): Promise<Harness> {
+  const port = options.selfGateway ? await freePort() : 0;
+  const gateway = options.selfGateway ? `127.0.0.1:${port}` : options.gateway;
   const dir = tempDir('waved-portal-');
   const file = dir.join('config.toml');
   const logs: string[] = [];
@@ -70,9 +75,9 @@ export async function startPortal(options: { expiresAt?: number; gateway?: strin
     settings,
     session: () => h.session,
     logger,
-    ...(options.gateway ? { gateway: options.gateway } : {}),
+    ...(gateway ? { gateway } : {}),
   });
-  const server = await portal.listen({ host: '127.0.0.1', port: 0 });
+  const server = await portal.listen({ host: '127.0.0.1', port });
   h.url = server.url;
   h.close = async () => {
     await server.close();
