@@ -56,8 +56,11 @@ export interface CloudServerOptions {
   windowSeconds?: number;
   /** Bound of the nonce replay cache (default 100 000 entries; the oldest are evicted first). */
   nonceCacheSize?: number;
-  /** Devices known in advance with their factory secrets. */
-  devices?: ReadonlyArray<{ serial: string; secret: string }>;
+  /**
+   * Devices known in advance with their factory secrets; with `deviceSecret` and `salt` they start
+   * out registered (fixtures, signature vectors).
+   */
+  devices?: ReadonlyArray<{ serial: string; secret: string; deviceSecret?: string; salt?: string }>;
   /** Accept registration from serials not in `devices` (default true). */
   openRegistration?: boolean;
   /** Device token lifetime (default 3600 s). */
@@ -241,6 +244,18 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
   const rejections: Record<string, number> = {};
   const counts = new Map<RouteName, number>();
   const nowSeconds = () => Math.floor(clock.now() / 1000);
+  for (const d of options.devices ?? []) {
+    if (d.deviceSecret === undefined || d.salt === undefined) continue;
+    devices.set(d.serial, {
+      serial: d.serial,
+      factorySecret: d.secret,
+      deviceSecret: d.deviceSecret,
+      salt: d.salt,
+      clientVersion: 'preset',
+      registeredAt: clock.now(),
+      analyticsId: crypto.randomUUID(),
+    });
+  }
 
   function publishUpdate(kind: UpdateKind, release: OtaRelease) {
     if (!UPDATE_KINDS.includes(kind)) throw new TypeError(`unknown update kind ${kind}`);
