@@ -237,8 +237,8 @@ function renderWifi(view: FormView): string {
       const id = `net-${i}`;
       const disabled = !n.secure;
       const checked = chosen === n.ssid && !disabled ? ' checked' : '';
-      const note = disabled ? '<span class="note">Open network, not supported</span>' : '';
-      return `<li><label class="net${disabled ? ' off' : ''}" for="${id}"><input type="radio" id="${id}" name="wifi.ssid" value="${escapeHtml(n.ssid)}"${checked}${disabled ? ' disabled' : ''}><span class="name">${visible(n.ssid)}${note}</span>${signalIcon(n.signalClass)}${disabled ? '<span class="lock"></span>' : LOCK}</label></li>`;
+      const note = disabled ? '<span class="note"> Open network, not supported</span>' : '';
+      return `<li><label class="net${disabled ? ' off' : ''}" for="${id}"><input type="radio" id="${id}" name="wifi.ssid" value="${escapeHtml(n.ssid)}"${checked}${disabled ? ' disabled' : ''}><span class="name"><span class="ssid">${visible(n.ssid)}</span>${note}</span>${signalIcon(n.signalClass)}${disabled ? '<span class="lock"></span>' : LOCK}</label></li>`;
     })
     .join('');
   const otherChecked = chosen === '' || (nets.length === 0 && chosen === undefined) ? ' checked' : '';
@@ -249,7 +249,7 @@ function renderWifi(view: FormView): string {
   const countrySpec = FIELDS.find((f) => f.group === 'wifi' && f.field === 'country')!;
   return `<fieldset id="wifi"><legend>${GROUP_TITLES.wifi}</legend>
 <fieldset class="plain"${ssidErr ? ` aria-describedby="${fieldId('wifi.ssid')}-err"` : ''}><legend>Choose your network</legend>${empty}
-<ul class="nets">${items}<li><label class="net" for="net-other"><input type="radio" id="net-other" name="wifi.ssid" value=""${otherChecked}><span class="name">Other (hidden) network…</span></label></li></ul>
+<ul class="nets">${items}<li><label class="net" for="net-other"><input type="radio" id="net-other" name="wifi.ssid" value=""${otherChecked}><span class="name"><span class="ssid">Other (hidden) network…</span></span></label></li></ul>
 ${ssidErr ? `<p class="err" id="${fieldId('wifi.ssid')}-err">${escapeHtml(ssidErr)}</p>` : ''}</fieldset>
 <div class="field"><label class="block" for="${fieldId(hiddenKey)}">Hidden network name</label><input type="text" id="${fieldId(hiddenKey)}" name="${hiddenKey}" value="${escapeHtml(values[hiddenKey] ?? '')}" autocapitalize="off" autocorrect="off" spellcheck="false"${describedBy(hiddenKey, { hint: 'x' }, errors)}${invalid(hiddenKey, errors)}>${hintAndError(hiddenKey, 'Only for a network that does not broadcast its name; choose “Other” above.', errors)}</div>
 <div class="field"><label class="block" for="${fieldId(passKey)}">Wi-Fi password</label><input type="password" id="${fieldId(passKey)}" name="${passKey}" value="" autocomplete="off" autocapitalize="off" autocorrect="off" spellcheck="false" maxlength="64"${describedBy(passKey, { hint: 'x' }, errors)}${invalid(passKey, errors)}>${hintAndError(passKey, 'WPA2 password, 8 to 63 characters. It is stored only as a derived key.', errors)}</div>

@@ -48,7 +48,7 @@ lab.describe('portal in a real browser on a phone viewport', () => {
     await page.screenshot({ path: `${SHOTS}/waved-portal-top.png` });
 
     // The networks, strongest first, with the hidden entry last.
-    const labels = await page.locator('.nets label .name').allTextContents();
+    const labels = await page.locator('.nets label .ssid').allTextContents();
     expect(labels).toEqual(['Home <5G>', 'Cafe', 'Büro 2.4', 'Guest', 'Other (hidden) network…']);
     expect(await page.getByLabel('Guest').isDisabled()).toBe(true);
 
