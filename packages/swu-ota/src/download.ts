@@ -147,6 +147,13 @@ interface Response {
   body: http.IncomingMessage;
 }
 
+/** Marks a failed write to the partial file, so that it is not mistaken for a network failure. */
+class DiskError extends Error {
+  constructor(cause: unknown) {
+    super('write to the partial download failed', { cause });
+  }
+}
+
 function isRetryable(error: unknown): boolean {
   return error instanceof OtaError && error.code === 'OTA_DOWNLOAD_INTERRUPTED';
 }
@@ -412,10 +419,14 @@ export function createDownloader(options: DownloaderOptions): Downloader {
               if (total !== undefined && pos + chunk.length > total) {
                 throw new OtaError('OTA_DOWNLOAD_PROTOCOL', 'server sent more bytes than the package size');
               }
-              let done = 0;
-              while (done < chunk.length) {
-                const { bytesWritten } = await fh.write(chunk, done, chunk.length - done, pos + done);
-                done += bytesWritten;
+              try {
+                let done = 0;
+                while (done < chunk.length) {
+                  const { bytesWritten } = await fh.write(chunk, done, chunk.length - done, pos + done);
+                  done += bytesWritten;
+                }
+              } catch (error) {
+                throw new DiskError(error);
               }
               md5.update(chunk);
               pos += chunk.length;
@@ -423,6 +434,7 @@ export function createDownloader(options: DownloaderOptions): Downloader {
               await report(false);
             }
           } catch (error) {
+            if (error instanceof DiskError) throw error.cause;
             throw networkError(error, 'connection to the package server was cut');
           }
           if (total !== undefined && pos < total) {
@@ -432,10 +444,14 @@ export function createDownloader(options: DownloaderOptions): Downloader {
           await checkpoint();
           await report(true);
         } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOSPC') {
+          const errno = (error as NodeJS.ErrnoException).code;
+          if (errno === 'ENOSPC' || errno === 'EDQUOT') {
             await fh.close().catch(() => {});
             await discard();
             throw new OtaError('OTA_NO_SPACE', `the disk holding ${dir} is full`, { cause: error });
+          }
+          if (errno !== undefined && !(error instanceof OtaError)) {
+            throw new OtaError('OTA_IO', `cannot write ${partPath}: ${errno}`, { cause: error });
           }
           if (isRetryable(error) || (error as OtaError).code === 'OTA_ABORTED') {
             // Keep what arrived for the next attempt.
