@@ -214,7 +214,8 @@ export interface NumberOptions {
 }
 
 /**
- * Normalises a phone number for comparison: spaces, dashes, dots, slashes and brackets go;
+ * Normalises a phone number for comparison: spaces, dashes, dots, slashes and brackets go
+ * (and a bracketed trunk zero after a country code, `+44 (0)20`);
  * `+CC` and `00CC` become `+CC...`; a leading trunk `0` is dropped (or replaced by `+countryCode`);
  * anything after a pause or extension marker (`,` `;` `p` `w` `x`) is cut. Returns '' when no
  * digit is left.
@@ -222,7 +223,10 @@ export interface NumberOptions {
 export function normalizeNumber(input: string, options: NumberOptions = {}): string {
   if (typeof input !== 'string') return '';
   const cut = input.search(/[,;pPwWxX]/);
-  const s = (cut >= 0 ? input.slice(0, cut) : input).replace(/[\s\-.()[\]/\u00a0]/g, '');
+  // "+44 (0)20 ...": the bracketed trunk zero is not dialled after a country code.
+  const s = (cut >= 0 ? input.slice(0, cut) : input)
+    .replace(/^(\s*(?:\+|00)\s*\d{1,3})\s*\(0\)/, '$1')
+    .replace(/[\s\-.()[\]/\u00a0]/g, '');
   const international = s.startsWith('+');
   let digits = s.replace(/[^0-9*#]/g, '');
   if (digits.replace(/[*#]/g, '') === '') return '';

@@ -1,0 +1,77 @@
+import { expect, it } from 'vitest';
+import { BtFrameError } from '../src/index.js';
+
+it('exports exactly the public API', async () => {
+  expect(Object.keys(await import('../src/index.js')).sort()).toMatchInlineSnapshot(`
+    [
+      "BT_COMMANDS",
+      "BT_COMMAND_DATA_BUFFER",
+      "BT_COMMAND_MAX_DATA",
+      "BT_CONFIG_COMMAND_FIRST",
+      "BT_CONFIG_COMMAND_LAST",
+      "BtFrameError",
+      "FRAME_MAX_LENGTH",
+      "FRAME_MAX_PAYLOAD",
+      "FRAME_OVERHEAD",
+      "FRAME_START_BYTES",
+      "FrameParser",
+      "PARSER_STATES",
+      "PHONEBOOK_MAGIC",
+      "PHONEBOOK_MAX_CONTACTS",
+      "PHONEBOOK_MAX_FILE_BYTES",
+      "PHONEBOOK_MAX_NAME_BYTES",
+      "PHONEBOOK_MAX_NUMBERS",
+      "PHONEBOOK_MAX_NUMBER_BYTES",
+      "PHONEBOOK_PATH",
+      "PHONEBOOK_VERSION",
+      "VCARD_MAX_BYTES",
+      "btCommandName",
+      "createBtModule",
+      "createFrameDecoder",
+      "decodeFrame",
+      "downloadPhoneBook",
+      "encodeFrame",
+      "frameChecksum",
+      "frameLength",
+      "frameTypeOf",
+      "isBtCommandId",
+      "isBtConfigCommand",
+      "normalizeNumber",
+      "numbersMatch",
+      "parsePhoneBook",
+      "parseVCards",
+      "readPhoneBookFile",
+      "searchByNumber",
+      "serializePhoneBook",
+      "writePhoneBookFile",
+    ]
+  `);
+});
+
+it.each([
+  ['BT_FRAME_CHECKSUM'],
+  ['BT_FRAME_TRUNCATED'],
+  ['BT_COMMAND_DATA_LENGTH'],
+  ['BT_MODULE_TIMEOUT'],
+  ['BT_MODULE_CLOSED'],
+  ['BT_PHONEBOOK_CHECKSUM'],
+  ['BT_PHONEBOOK_VERSION'],
+] as const)('BtFrameError carries code %s and its cause', (code) => {
+  const cause = new Error('inner');
+  const e = new BtFrameError(code, 'msg', { cause });
+  expect(e).toBeInstanceOf(Error);
+  expect(e.name).toBe('BtFrameError');
+  expect(e.code).toBe(code);
+  expect(e.cause).toBe(cause);
+});
+
+it('no source file imports serialport, so the package works without it installed', async () => {
+  const fs = await import('node:fs');
+  const dir = new URL('../src/', import.meta.url);
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.ts'));
+  expect(files.length).toBeGreaterThan(5);
+  for (const f of files) {
+    const text = fs.readFileSync(new URL(f, dir), 'utf8');
+    expect(text, f).not.toMatch(/from '(@serialport\/[^']*|serialport)'|import\('(@serialport|serialport)/);
+  }
+});
