@@ -39,7 +39,11 @@ const BROADCAST_TEXT = '255.255.255.255';
 /** Creates an RFC 2131 DHCPv4 server: the pure state machine from `createDhcpMachine` on a UDP socket. */
 export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
   const port = options.port ?? 67;
-  const machine = createDhcpMachine({ ...options, serverPort: port });
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new DhcpError('DHCP_CONFIG', `port must be an integer from 0 to 65535, got ${options.port}`);
+  }
+  // Port 0 (tests) picks a free port; relays are then still answered on 67.
+  const machine = createDhcpMachine({ ...options, serverPort: port === 0 ? 67 : port });
   const now = options.now ?? Date.now;
   const log = options.logger;
   const store = options.store;

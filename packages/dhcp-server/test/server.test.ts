@@ -1,0 +1,191 @@
+// The socket adapter on loopback (no root): hostile datagrams, unicast replies, the store.
+import dgram from 'node:dgram';
+import fs from 'node:fs';
+import { tempDir } from '@waved/test-lab';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createDhcpServer,
+  createFileLeaseStore,
+  createMemoryLeaseStore,
+  type DhcpLease,
+  type DhcpServer,
+  type DhcpServerOptions,
+  decodeMessage,
+  encodeMessage,
+  MessageType,
+} from '../src/index.js';
+import { request, typeOf } from './helpers.js';
+
+const open: DhcpServer[] = [];
+const sockets: dgram.Socket[] = [];
+const dirs: { remove(): void }[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+  for (const s of sockets.splice(0)) s.close();
+  for (const d of dirs.splice(0)) d.remove();
+});
+
+/** A "client" socket (0.0.0.0, so it also hears the broadcasts the server sends through lo) and a server on 127.0.0.1 whose pool is 127.0.0.2-127.0.0.9. */
+async function setup(extra: Partial<DhcpServerOptions> = {}) {
+  const client = dgram.createSocket('udp4');
+  sockets.push(client);
+  await new Promise<void>((r) => client.bind(0, '0.0.0.0', r));
+  const clientPort = client.address().port;
+  const server = createDhcpServer({
+    serverAddress: '127.0.0.1',
+    netmask: '255.0.0.0',
+    range: ['127.0.0.2', '127.0.0.9'],
+    router: '127.0.0.1',
+    dns: '127.0.0.1',
+    port: 0,
+    listenAddress: '127.0.0.1',
+    clientPort,
+    ...extra,
+  });
+  open.push(server);
+  const { port } = await server.listen();
+  const replies: ReturnType<typeof decodeMessage>['value'][] = [];
+  client.on('message', (m) => replies.push(decodeMessage(m).value));
+  const send = (b: Uint8Array) => client.send(b, port, '127.0.0.1');
+  const next = async (n = 1) => {
+    const deadline = Date.now() + 3000;
+    while (replies.length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    return replies[n - 1];
+  };
+  return { server, send, next, replies, port };
+}
+
+describe('createDhcpServer on a UDP socket', () => {
+  it('answers INFORM with a unicast ACK to ciaddr (RFC 2131 §4.3.5)', async () => {
+    const { send, next } = await setup();
+    send(encodeMessage(request({ type: 'INFORM', ciaddr: '127.0.0.2', xid: 99 })));
+    const ack = await next();
+    expect(ack && typeOf(ack)).toBe(MessageType.ACK);
+    expect(ack!.xid).toBe(99);
+  });
+
+  it('counts hostile datagrams and keeps answering (no exception leaves the handler)', async () => {
+    const { server, send, next } = await setup();
+    const bad = [
+      Buffer.alloc(0),
+      Buffer.alloc(10, 0xff),
+      Buffer.alloc(400, 0x63),
+      Buffer.concat([encodeMessage(request({ type: 'DISCOVER' })).subarray(0, 240), Buffer.from([53, 9])]),
+    ];
+    for (const b of bad) send(b);
+    const reply = encodeMessage(request({ type: 'DISCOVER' }));
+    reply[0] = 2; // a BOOTREPLY from a rogue server: ignored
+    send(reply);
+    send(encodeMessage(request({ type: 'INFORM', ciaddr: '127.0.0.2' })));
+    expect(await next()).toBeDefined();
+    const stats = server.stats();
+    expect(stats.received).toBe(6);
+    expect(stats.malformed).toBe(4);
+    expect(stats.ignored).toBe(1);
+    expect(stats.handlerErrors).toBe(0);
+    expect(stats.inform).toBe(1);
+  });
+
+  it('sends an ACK for a new holder only after the store has saved it (group commit)', async () => {
+    const store = createMemoryLeaseStore();
+    const order: string[] = [];
+    const save = store.save.bind(store);
+    store.save = async (leases) => {
+      await new Promise((r) => setTimeout(r, 50));
+      save(leases);
+      order.push('saved');
+    };
+    const { send, next } = await setup({ store });
+    // RENEWING for a free pool address we have no record of (a lost table): granted and saved first
+    send(encodeMessage(request({ type: 'REQUEST', ciaddr: '127.0.0.2' })));
+    const ack = await next();
+    order.push('ack');
+    expect(ack && typeOf(ack)).toBe(MessageType.ACK);
+    expect(order).toEqual(['saved', 'ack']);
+    expect(store.saved).toEqual([expect.objectContaining({ address: '127.0.0.2', state: 'bound' })]);
+  });
+
+  it('a restart with a file store hands out no duplicate (0600, atomic file)', async () => {
+    const dir = tempDir('dhcp-store-');
+    dirs.push(dir);
+    const file = dir.join('leases.json');
+    const first = await setup({ store: createFileLeaseStore(file) });
+    first.send(encodeMessage(request({ type: 'REQUEST', ciaddr: '127.0.0.3', mac: '02:00:00:00:00:0a' })));
+    expect(typeOf((await first.next())!)).toBe(MessageType.ACK);
+    await first.server.close();
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(dir.path)).toEqual(['leases.json']); // no temp file left behind
+
+    const second = await setup({ store: createFileLeaseStore(file) });
+    expect(second.server.leases()).toEqual([
+      expect.objectContaining({ address: '127.0.0.3', hardwareAddress: '02:00:00:00:00:0a', state: 'bound' }),
+    ]);
+    // another client claiming that address is refused
+    second.send(encodeMessage(request({ type: 'REQUEST', ciaddr: '127.0.0.3', mac: '02:00:00:00:00:0b' })));
+    expect(typeOf((await second.next())!)).toBe(MessageType.NAK);
+    // the holder renews it
+    second.send(encodeMessage(request({ type: 'REQUEST', ciaddr: '127.0.0.3', mac: '02:00:00:00:00:0a' })));
+    expect(typeOf((await second.next(2))!)).toBe(MessageType.ACK);
+  });
+
+  it('refuses a corrupt lease file with DHCP_STORE instead of starting empty', async () => {
+    const dir = tempDir('dhcp-store-');
+    dirs.push(dir);
+    fs.writeFileSync(dir.join('leases.json'), '{"format":"something else"}');
+    const server = createDhcpServer({
+      serverAddress: '127.0.0.1',
+      netmask: '255.0.0.0',
+      range: ['127.0.0.2', '127.0.0.9'],
+      port: 0,
+      listenAddress: '127.0.0.1',
+      store: createFileLeaseStore(dir.join('leases.json')),
+    });
+    await expect(server.listen()).rejects.toMatchObject({ code: 'DHCP_STORE' });
+  });
+
+  it('ignores stored records outside the pool and lapsed quarantines', async () => {
+    const now = Date.now();
+    const records: DhcpLease[] = [
+      { address: '10.0.0.1', clientId: '01aa', hardwareAddress: 'aa', state: 'bound', expiresAt: now + 1e6 },
+      { address: '127.0.0.4', clientId: '', hardwareAddress: '', state: 'declined', expiresAt: now - 1 },
+      { address: '127.0.0.5', clientId: '01bb', hardwareAddress: 'bb', state: 'bound', expiresAt: now + 1e6 },
+    ];
+    const { server } = await setup({ store: createMemoryLeaseStore(records) });
+    expect(server.leases().map((l) => l.address)).toEqual(['127.0.0.5']);
+  });
+
+  it('reports bind and interface failures with codes', async () => {
+    const { port } = await setup();
+    const again = createDhcpServer({
+      serverAddress: '127.0.0.1',
+      netmask: '255.0.0.0',
+      range: ['127.0.0.2', '127.0.0.9'],
+      port,
+      listenAddress: '127.0.0.1',
+    });
+    await expect(again.listen()).rejects.toMatchObject({ code: 'DHCP_BIND' });
+    const noIf = createDhcpServer({
+      serverAddress: '127.0.0.1',
+      netmask: '255.0.0.0',
+      range: ['127.0.0.2', '127.0.0.9'],
+      port: 0,
+      listenAddress: '127.0.0.1',
+      interface: 'nosuchif0',
+    });
+    await expect(noIf.listen()).rejects.toMatchObject({ code: 'DHCP_INTERFACE' });
+    const badName = createDhcpServer({
+      serverAddress: '127.0.0.1',
+      netmask: '255.0.0.0',
+      range: ['127.0.0.2', '127.0.0.9'],
+      port: 0,
+      listenAddress: '127.0.0.1',
+      interface: '../../etc',
+    });
+    await expect(badName.listen()).rejects.toMatchObject({ code: 'DHCP_INTERFACE' });
+  });
+
+  it('listen() twice is a DHCP_STATE error', async () => {
+    const { server } = await setup();
+    await expect(server.listen()).rejects.toMatchObject({ code: 'DHCP_STATE' });
+  });
+});
