@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { exec, needs, tempDir } from '@waved/test-lab';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createInstaller, OtaError, parseDescriptor, verifySwu } from '../src/index.js';
+import { makePackageCases, type PackageCase } from './helpers/packages.js';
+import { makePki, type TestPki } from './helpers/pki.js';
+
+const lab = needs({ peers: ['swupdate', 'openssl'] });
+
+lab.describe('our verifier and the real swupdate 2022.12 agree', () => {
+  const tmp = tempDir('swu-agree-');
+  let pki: TestPki;
+  let cases: PackageCase[] = [];
+  let n = 0;
+
+  beforeAll(async () => {
+    pki = await makePki(tmp.path);
+    cases = await makePackageCases(tmp.path, pki);
+  });
+  afterAll(() => tmp.remove());
+
+  /** `swupdate -c` (check only) with its own TMPDIR, as lab.md §6 requires for parallel runs. */
+  async function swupdateCheck(file: string) {
+    const own = tmp.join(`swupdate-tmp-${n++}`);
+    fs.mkdirSync(own, { mode: 0o700 });
+    return exec('swupdate', ['-c', '-k', pki.signerCert, '-H', 'board:1.0', '-i', file], {
+      allowFail: true,
+      env: { ...process.env, TMPDIR: own },
+      timeoutMs: 20_000,
+    });
+  }
+
+  const names = [
+    'good',
+    'bad-image-hash',
+    'edited-description',
+    'wrong-signer',
+    'bad-cpio-crc',
+    'description-not-first',
+    'unsigned',
+    'hash-not-set',
+    'other-hardware',
+  ];
+
+  it.each(names)('%s', async (name) => {
+    const c = cases.find((x) => x.name === name)!;
+    const peer = await swupdateCheck(c.file);
+    const ours = await verifySwu(c.file, { certificate: pki.signerCert, hardwareRevision: '1.0' }).then(
+      (report) => ({ ok: true as const, report }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    if (c.code === null) {
+      expect(peer.code, peer.stderr).toBe(0);
+      expect(peer.stdout).toMatch(/SWUPDATE successful/);
+      expect(ours.ok).toBe(true);
+    } else {
+      expect(peer.code, `swupdate accepted ${name}`).toBe(1);
+      expect(ours.ok, `we accepted ${name}`).toBe(false);
+      expect((ours as { error: OtaError }).error).toBeInstanceOf(OtaError);
+      expect((ours as { error: OtaError }).error.code).toBe(c.code);
+    }
+  });
+
+  it('reports what the good package holds', async () => {
+    const c = cases.find((x) => x.name === 'good')!;
+    const r = await verifySwu(c.file, { certificate: pki.signerCert });
+    expect(r.entries.map((e) => e.name)).toEqual(['sw-description', 'sw-description.sig', 'rootfs.img', 'payload.txt']);
+    expect(r.images.map((i) => [i.filename, i.size])).toEqual([
+      ['rootfs.img', 200_003],
+      ['payload.txt', 29],
+    ]);
+    expect(r).toMatchObject({ version: '1.2.3', signed: true, signatureVerified: true, format: 'crc' });
+  });
+
+  it('installs a package with the real `swupdate -i` through createInstaller, then reboots', async () => {
+    const c = cases.find((x) => x.name === 'good')!;
+    const own = tmp.join('install-tmp');
+    fs.mkdirSync(own, { mode: 0o700 });
+    const md5 = (await exec('md5sum', [c.file])).stdout.slice(0, 32);
+    const descriptor = parseDescriptor({
+      version: '1.2.3',
+      download_url: 'https://updates.example/software.swu',
+      file_md5: md5,
+      forced: true,
+    });
+    const steps: string[] = [];
+    let rebooted = false;
+    const installer = createInstaller({
+      certificate: pki.signerCert,
+      hardware: 'board:1.0',
+      readBattery: async () => 80,
+      consent: async () => {
+        throw new Error('a forced update must not ask');
+      },
+      reboot: async () => {
+        rebooted = true;
+      },
+      env: { ...process.env, TMPDIR: own },
+    });
+    const r = await installer.install(c.file, descriptor, { onStep: (s) => steps.push(s) });
+    expect(steps).toEqual(['verified', 'battery-ok', 'installed', 'rebooting']);
+    expect(rebooted).toBe(true);
+    expect(r.output).toMatch(/SWUPDATE successful/);
+    // swupdate really wrote the image into the file that stands for the partition, and the file.
+    expect(fs.readFileSync(tmp.join('fake-rootfs-partition.img')).equals(fs.readFileSync(tmp.join('rootfs.img')))).toBe(
+      true,
+    );
+    expect(fs.readFileSync(path.join(tmp.path, 'payload.out'), 'utf8')).toBe('payload for the test package\n');
+  });
+});
