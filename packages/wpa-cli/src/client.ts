@@ -288,7 +288,7 @@ export function createWpaCli(options: WpaCliOptions): WpaCli {
         command: 'list_networks',
       });
     },
-    scan: () => ok('scan'),
+    scan: async () => ok('scan'),
     scanResults: async () => {
       const out = await call(['scan_results']);
       return parse('scan_results', () => parseScanResults(out));
@@ -307,15 +307,16 @@ export function createWpaCli(options: WpaCliOptions): WpaCli {
       }
       return Number(m[1]);
     },
-    setNetwork: (id, name, value) => ok('set_network', checkId(id), checkName(name), checkValue(value, name)),
-    getNetwork: (id, name) => call(['get_network', checkId(id), checkName(name)]),
-    enableNetwork: (id) => ok('enable_network', checkId(id)),
-    disableNetwork: (id) => ok('disable_network', checkId(id)),
-    removeNetwork: (id) => ok('remove_network', id === 'all' ? 'all' : checkId(id)),
-    saveConfig: () => ok('save_config'),
-    reassociate: () => ok('reassociate'),
-    reconnect: () => ok('reconnect'),
-    disconnect: () => ok('disconnect'),
-    ping: () => expect(['ping'], 'PONG'),
+    setNetwork: async (id, name, value) =>
+      ok('set_network', checkId(id), checkName(name), checkValue(value, name)),
+    getNetwork: async (id, name) => call(['get_network', checkId(id), checkName(name)]),
+    enableNetwork: async (id) => ok('enable_network', checkId(id)),
+    disableNetwork: async (id) => ok('disable_network', checkId(id)),
+    removeNetwork: async (id) => ok('remove_network', id === 'all' ? 'all' : checkId(id)),
+    saveConfig: async () => ok('save_config'),
+    reassociate: async () => ok('reassociate'),
+    reconnect: async () => ok('reconnect'),
+    disconnect: async () => ok('disconnect'),
+    ping: async () => expect(['ping'], 'PONG'),
   };
 }

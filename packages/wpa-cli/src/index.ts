@@ -1,8 +1,7 @@
-// Typed wpa_cli client, reply parsers, byte-exact SSIDs and the station-profile rules
+// Typed wpa_cli client, reply parsers, byte-exact SSIDs and the station-profile rules.
 
-// Client
+// Client: one wpa_cli run per call, every reply classified
 export {
-  classifyReply,
   createWpaCli,
   DEFAULT_TIMEOUT_MS,
   maskCommand,
@@ -12,29 +11,22 @@ export {
 } from './client.js';
 // Errors
 export { WifiError, type WifiErrorCode } from './errors.js';
-// Parsers
-export { LIST_NETWORKS_HEADER, type NetworkEntry, parseListNetworks } from './networks.js';
-
-// Profile rules
+// Parser: list_networks
+export { type NetworkEntry, parseListNetworks } from './networks.js';
+// Profile rules (spec States B)
 export {
   CONFIG_FILE_MODE,
   type ProvisionOptions,
   type ProvisionResult,
   provisionNetwork,
 } from './provision.js';
-// Running programs
-export {
-  type CommandResult,
-  type CommandRunner,
-  type CommandRunOptions,
-  RUN_OUTPUT_LIMIT,
-  runCommand,
-} from './runner.js';
+// Running programs (the port the appliance shares)
+export { type CommandResult, type CommandRunner, type CommandRunOptions, runCommand } from './runner.js';
+// Parser: scan_results
 export {
   type Band,
   bandOf,
   parseScanResults,
-  SCAN_RESULTS_HEADER,
   type ScanResult,
   type ScanSecurity,
   securityOf,
@@ -47,7 +39,9 @@ export {
   SIGNAL_GOOD_DBM,
   type SignalClass,
 } from './signal-class.js';
+// Parser: signal_poll
 export { parseSignalPoll, type SignalPoll } from './signal-poll.js';
 // SSIDs as bytes
 export { decodeSsid, encodeSsidHex, formatSsid, parseFormattedSsid, SSID_MAX_BYTES } from './ssid.js';
+// Parser: status
 export { parseStatus, type WpaState, type WpaStatus } from './status.js';

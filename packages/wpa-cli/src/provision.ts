@@ -126,7 +126,7 @@ async function provisionNow(cli: WpaCli, options: ProvisionOptions): Promise<Pro
   } catch (error) {
     throw new WifiError(
       'WPA_CLI_CONFIG_MODE',
-      `saved, but could not set ${options.configPath} to mode 0600: ${(error as Error).message}`,
+      `saved, but could not set ${options.configPath} to mode 0600: ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
     );
   }
