@@ -1,0 +1,21 @@
+// Device screens: Menu > Wi-Fi and Set up Wi-Fi (spec States C), as a view model and two renderers
+
+export { createScreenPage, type ScreenPageOptions, viewForWeb } from './page.js';
+export { escapeWifiQrValue, formatWifiQr } from './qr.js';
+export { renderQrText, renderTerminal, type TerminalOptions } from './terminal.js';
+export {
+  type ConfirmDialog,
+  createScreens,
+  describeStatus,
+  formatCountdown,
+  type MenuView,
+  type ScreenAction,
+  type Screens,
+  type ScreensClock,
+  type ScreensOptions,
+  type ScreenView,
+  SETUP_SESSION_SECONDS,
+  type SetupAction,
+  type SetupView,
+  type WifiView,
+} from './view.js';

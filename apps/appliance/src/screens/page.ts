@@ -1,0 +1,162 @@
+import { H3, type H3Event } from 'h3';
+import QRCode from 'qrcode';
+import { readLimitedBody } from '../portal/body.js';
+import type { ScreenAction, Screens, ScreenView } from './view.js';
+
+const ACTIONS: ReadonlySet<string> = new Set<ScreenAction>([
+  'open-wifi',
+  'back',
+  'wifi-button',
+  'confirm',
+  'dismiss',
+  'try-again',
+  'cancel',
+  'done',
+]);
+
+export interface ScreenPageOptions {
+  screens: Screens;
+}
+
+/** The view plus the QR as SVG, as the emulator page receives it. */
+export async function viewForWeb(view: ScreenView): Promise<ScreenView & { qrSvg?: string }> {
+  if (view.screen === 'setup' && view.qr) {
+    const qrSvg = await QRCode.toString(view.qr, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    return { ...view, qrSvg };
+  }
+  return view;
+}
+
+const PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>waved device screen</title>
+<style>
+body{margin:0;min-height:100vh;display:grid;place-items:center;background:#2b2b2b;font:16px/1.4 system-ui,sans-serif}
+.device{width:340px;border-radius:28px;background:#111;padding:22px;box-shadow:0 10px 40px #000a}
+.screen{background:#fafafa;color:#111;border-radius:8px;min-height:480px;padding:14px;display:flex;flex-direction:column}
+h1{font-size:18px;margin:0 0 10px;border-bottom:1px solid #ddd;padding-bottom:6px}
+.row{margin:4px 0}.k{color:#666;display:inline-block;width:80px}
+.qr svg{display:block;width:210px;height:210px;margin:4px auto}
+.err{color:#b3261e;font-weight:600}.muted{color:#555}.cd{font-variant-numeric:tabular-nums;font-weight:700}
+.grow{flex:1}.buttons{display:grid;gap:8px;margin-top:12px}
+button{font:inherit;font-weight:600;min-height:44px;border-radius:22px;border:2px solid #0b57d0;background:#0b57d0;color:#fff}
+button.alt{background:#fff;color:#0b57d0}
+.dialog{border:2px solid #111;border-radius:8px;padding:10px;margin-top:10px}
+</style></head>
+<body><div class="device"><div class="screen" id="screen" aria-live="polite">Loading…</div></div>
+<script>
+const el = document.getElementById('screen');
+function esc(s){return String(s ?? '').replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'})[c]);}
+function btn(label, action, alt){return '<button type="button" data-action="'+action+'"'+(alt?' class="alt"':'')+'>'+esc(label)+'</button>';}
+const SETUP_ACTIONS = {'Try again':'try-again','Cancel':'cancel','Done':'done'};
+function draw(v){
+  let h = '<h1>'+esc(v.title)+'</h1>';
+  let b = '';
+  if (v.screen === 'menu') { b = v.items.map(i => btn(i, 'open-wifi')).join(''); }
+  if (v.screen === 'wifi') {
+    h += '<div class="row"><span class="k">Network</span>'+esc(v.name ?? '—')+'</div>';
+    h += '<div class="row"><span class="k">Status</span>'+esc(v.statusLine)+'</div>';
+    h += '<div class="row"><span class="k">IPv4</span>'+esc(v.ipv4 ?? '—')+'</div>';
+    if (v.notice) h += '<p class="muted">'+esc(v.notice)+'</p>';
+    if (v.confirm) {
+      h += '<div class="dialog" role="alertdialog"><strong>'+esc(v.confirm.question)+'</strong><p>'+esc(v.confirm.detail)+'</p></div>';
+      b = btn(v.confirm.yes, 'confirm') + btn(v.confirm.no, 'dismiss', true);
+    } else b = btn(v.button, 'wifi-button') + btn('Back', 'back', true);
+  }
+  if (v.screen === 'setup') {
+    if (v.qrSvg) h += '<div class="qr" role="img" aria-label="Wi-Fi QR code">'+v.qrSvg+'</div>';
+    if (v.ssid) {
+      h += '<div class="row"><span class="k">Network</span><strong>'+esc(v.ssid)+'</strong></div>';
+      h += '<div class="row"><span class="k">Password</span><strong>'+esc(v.passphrase)+'</strong></div>';
+      h += '<div class="row"><span class="k">Open</span><strong>'+esc(v.address)+'</strong></div>';
+    }
+    if (v.error) h += '<p class="err">'+esc(v.error)+'</p>';
+    h += '<p>'+esc(v.progress)+'</p>';
+    if (v.countdown) h += '<p class="muted">Setup closes in <span class="cd">'+esc(v.countdown)+'</span></p>';
+    b = v.actions.map((a, i) => btn(a, SETUP_ACTIONS[a], i > 0)).join('');
+  }
+  el.innerHTML = h + '<div class="grow"></div><div class="buttons">' + b + '</div>';
+}
+el.addEventListener('click', e => {
+  const a = e.target.closest('[data-action]');
+  if (a) fetch('/press', {method:'POST', headers:{'content-type':'application/json'}, body: JSON.stringify({action: a.dataset.action})});
+});
+function poll(){ fetch('/view.json').then(r => r.json()).then(draw).catch(() => {}); }
+if (window.EventSource) {
+  const es = new EventSource('/events');
+  es.onmessage = e => draw(JSON.parse(e.data));
+} else { poll(); setInterval(poll, 1000); }
+</script></body></html>
+`;
+
+/**
+ * A small h3 app that emulates the device display in a browser: `/` the page, `/events` server-sent
+ * events with each view, `/view.json` for polling, `POST /press` (JSON `{ action }`) for buttons.
+ * Meant for loopback (`waved sim`); the JSON content type keeps other sites' forms out.
+ */
+export function createScreenPage({ screens }: ScreenPageOptions): H3 {
+  const app = new H3();
+  const noStore = { 'cache-control': 'no-store' };
+
+  app.get(
+    '/',
+    () =>
+      new Response(PAGE, {
+        headers: {
+          'content-type': 'text/html; charset=utf-8',
+          ...noStore,
+          'content-security-policy':
+            "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src data:",
+        },
+      }),
+  );
+
+  app.get('/view.json', async () => Response.json(await viewForWeb(screens.view()), { headers: noStore }));
+
+  app.get('/events', (event: H3Event) => {
+    const encoder = new TextEncoder();
+    let unsubscribe: (() => void) | undefined;
+    let chain = Promise.resolve();
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const send = (view: ScreenView) => {
+          // Keep the order of views although the QR SVG is made asynchronously.
+          chain = chain
+            .then(() => viewForWeb(view))
+            .then((v) => controller.enqueue(encoder.encode(`data: ${JSON.stringify(v)}\n\n`)))
+            .catch(() => unsubscribe?.());
+        };
+        unsubscribe = screens.subscribe(send);
+        send(screens.view());
+      },
+      cancel() {
+        unsubscribe?.();
+      },
+    });
+    event.req.signal?.addEventListener('abort', () => unsubscribe?.());
+    return new Response(stream, {
+      headers: { 'content-type': 'text/event-stream; charset=utf-8', ...noStore, connection: 'keep-alive' },
+    });
+  });
+
+  app.post('/press', async (event: H3Event) => {
+    const request = event.req as unknown as Request;
+    if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json'))
+      return new Response('expected application/json', { status: 415 });
+    const body = await readLimitedBody(request, 1024);
+    if (!body.ok) return new Response('too large', { status: 413 });
+    const text = new TextDecoder().decode(body.body);
+    let action: unknown;
+    try {
+      action = (JSON.parse(text) as { action?: unknown }).action;
+    } catch {
+      return new Response('bad JSON', { status: 400 });
+    }
+    if (typeof action !== 'string' || !ACTIONS.has(action))
+      return new Response('unknown action', { status: 400 });
+    screens.press(action as ScreenAction);
+    return Response.json(await viewForWeb(screens.view()), { headers: noStore });
+  });
+
+  return app;
+}

@@ -1,0 +1,100 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNodeHandler } from 'h3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Command, StateBus } from '../../src/bus.js';
+import { createScreenPage, createScreens, type Screens } from '../../src/screens/index.js';
+
+let bus: StateBus;
+let screens: Screens;
+let server: http.Server;
+let base: string;
+let commands: Command[];
+
+beforeEach(async () => {
+  bus = new StateBus();
+  commands = [];
+  bus.on('command', (c) => commands.push(c));
+  screens = createScreens({ bus });
+  server = http.createServer(toNodeHandler(createScreenPage({ screens })));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterEach(async () => {
+  screens.close();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+function press(action: string, type = 'application/json') {
+  return fetch(`${base}/press`, {
+    method: 'POST',
+    headers: { 'content-type': type },
+    body: JSON.stringify({ action }),
+  });
+}
+
+describe('screen emulator page', () => {
+  it('serves a self-contained page', async () => {
+    const res = await fetch(`${base}/`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('EventSource');
+    expect(html).not.toMatch(/(src|href)="https?:/);
+  });
+
+  it('buttons become bus commands; the view carries the QR as SVG', async () => {
+    expect(await (await press('open-wifi')).json()).toMatchObject({ screen: 'wifi', button: 'Set up Wi-Fi' });
+    await press('wifi-button');
+    expect(commands).toEqual([{ type: 'OpenWifiProvisioning' }]);
+    bus.publish('ProvisioningState', {
+      state: 'ApActive',
+      ssid: 'Device-3F2A',
+      passphrase: '4f9a01c7',
+      url: 'http://192.168.2.1/',
+    });
+    const view = (await (await fetch(`${base}/view.json`)).json()) as Record<string, string>;
+    expect(view).toMatchObject({ screen: 'setup', ssid: 'Device-3F2A', address: '192.168.2.1' });
+    expect(view.qrSvg).toMatch(/^<svg[^>]*viewBox/);
+  });
+
+  it('refuses presses that are not JSON or not an action', async () => {
+    expect((await press('open-wifi', 'application/x-www-form-urlencoded')).status).toBe(415);
+    expect((await press('reboot')).status).toBe(400);
+    expect(screens.view().screen).toBe('menu');
+  });
+
+  it('streams each new view as a server-sent event', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${base}/events`, { signal: controller.signal });
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    const next = async (): Promise<Record<string, unknown>> => {
+      for (;;) {
+        const end = buffer.indexOf('\n\n');
+        if (end !== -1) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          return JSON.parse(event.replace(/^data: /, '')) as Record<string, unknown>;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error('stream ended');
+        buffer += decoder.decode(value, { stream: true });
+      }
+    };
+    expect(await next()).toMatchObject({ screen: 'menu' });
+    screens.press('open-wifi');
+    expect(await next()).toMatchObject({ screen: 'wifi' });
+    bus.publish('ConnectionDetails', {
+      ssid: 'Home',
+      status: 'COMPLETED',
+      signal: 'fair',
+      rssi: -66,
+      ipv4: '10.1.1.5',
+    });
+    expect(await next()).toMatchObject({ statusLine: 'Connected · Fair signal', ipv4: '10.1.1.5' });
+    controller.abort();
+  });
+});
