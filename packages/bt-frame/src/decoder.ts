@@ -32,8 +32,8 @@ export interface FrameFault {
 }
 
 export interface DecodeResult {
-  readonly frames: DecodedFrame[];
-  readonly errors: FrameFault[];
+  readonly frames: readonly DecodedFrame[];
+  readonly errors: readonly FrameFault[];
 }
 
 export interface FrameDecoderCounters {
@@ -85,6 +85,8 @@ export interface FrameDecoder {
 }
 
 const PARTIAL = -1;
+/** Shared result for the common case of no dropped frame (frozen: results are read-only). */
+const NO_ERRORS: readonly FrameFault[] = Object.freeze([]);
 
 /**
  * A pure, resynchronising decoder for the frame stream: it never throws on input, holds at most
@@ -121,7 +123,7 @@ export function createFrameDecoder(options: FrameDecoderOptions = {}): FrameDeco
   let pendingSince = 0;
   // Output of the current call; the scan writes into these.
   let frames: DecodedFrame[] = [];
-  let errors: FrameFault[] = [];
+  let errors: FrameFault[] = NO_ERRORS as FrameFault[];
   // Set by scan() when it stops at an incomplete candidate: the candidate's index.
   let partialAt = PARTIAL;
 
@@ -131,6 +133,7 @@ export function createFrameDecoder(options: FrameDecoderOptions = {}): FrameDeco
     else if (code === 'BT_FRAME_LENGTH') counters.lengthErrors++;
     else if (code === 'BT_FRAME_TIMEOUT') counters.timeouts++;
     else counters.truncated++;
+    if (errors === NO_ERRORS) errors = [];
     errors.push({ code, type, length, message });
   }
 
@@ -209,8 +212,14 @@ export function createFrameDecoder(options: FrameDecoderOptions = {}): FrameDeco
         partialAt = i;
         break;
       }
+      // Checksum and copy in one pass (payload <= 255 bytes: a loop beats subarray + set).
+      const payload = Buffer.allocUnsafe(n);
       let sum = n;
-      for (let k = i + 3; k < c; k++) sum += b[k]!;
+      for (let k = i + 3, j = 0; k < c; k++, j++) {
+        const v = b[k]!;
+        sum += v;
+        payload[j] = v;
+      }
       if ((sum & 0xff) !== b[c]) {
         fault(
           'BT_FRAME_CHECKSUM',
@@ -223,7 +232,7 @@ export function createFrameDecoder(options: FrameDecoderOptions = {}): FrameDeco
         continue;
       }
       // CHECKSUM -> START
-      frames.push({ type, payload: Buffer.from(b.subarray(i + 3, c)) });
+      frames.push({ type, payload });
       counters.frames++;
       i = c + 1;
     }
@@ -246,15 +255,15 @@ export function createFrameDecoder(options: FrameDecoderOptions = {}): FrameDeco
   function result(): DecodeResult {
     const r = { frames, errors };
     frames = [];
-    errors = [];
+    errors = NO_ERRORS as FrameFault[];
     return r;
   }
 
-  function keepTail(src: Uint8Array, from: number, end: number, since: number): void {
+  function keepTail(src: Uint8Array, from: number, end: number): void {
     // A partial candidate is at most maxPayload + 3 bytes, so it always fits.
-    work.set(src.subarray(from, end), 0);
+    for (let k = from, j = 0; k < end; k++, j++) work[j] = src[k]!;
     pendingLen = end - from;
-    pendingSince = since;
+    if (timeoutMs !== undefined) pendingSince = now();
   }
 
   function push(bytes: Uint8Array): DecodeResult {
@@ -267,7 +276,7 @@ export function createFrameDecoder(options: FrameDecoderOptions = {}): FrameDeco
     if (pendingLen > 0) {
       // Candidates starting in the pending bytes need at most one frame's worth of the new chunk.
       const take = Math.min(bytes.length, FRAME_MAX_LENGTH);
-      work.set(bytes.subarray(0, take), pendingLen);
+      for (let k = 0; k < take; k++) work[pendingLen + k] = bytes[k]!;
       const workLen = pendingLen + take;
       const old = pendingLen;
       const stop = scan(work, 0, workLen, old, false, 'BT_FRAME_TRUNCATED');
@@ -281,7 +290,7 @@ export function createFrameDecoder(options: FrameDecoderOptions = {}): FrameDeco
       from = stop - old;
     }
     scan(bytes, from, bytes.length, bytes.length, false, 'BT_FRAME_TRUNCATED');
-    if (partialAt !== PARTIAL) keepTail(bytes, partialAt, bytes.length, now());
+    if (partialAt !== PARTIAL) keepTail(bytes, partialAt, bytes.length);
     return result();
   }
 

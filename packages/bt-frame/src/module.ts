@@ -1,6 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { BT_COMMAND_MAX_DATA } from './commands.js';
-import { createFrameDecoder, type FrameDecoderOptions, type FrameFault } from './decoder.js';
+import {
+  createFrameDecoder,
+  type DecodeResult,
+  type FrameDecoderOptions,
+  type FrameFault,
+} from './decoder.js';
 import { BtFrameError } from './errors.js';
 import { type DecodedFrame, encodeFrame, type FrameType } from './frame.js';
 
@@ -94,7 +99,7 @@ export interface BtModule {
   readonly closed: boolean;
   readonly counters: Readonly<BtModuleCounters>;
   /** The frame decoder (its counters: frames, checksum errors, resyncs, dropped bytes). */
-  readonly decoder: { readonly counters: object };
+  readonly decoder: Pick<FrameDecoder, 'counters' | 'state' | 'buffered'>;
 }
 
 interface Pending {
@@ -173,7 +178,7 @@ export function createBtModule(options: BtModuleOptions): BtModule {
     emitter.emit('event', message);
   }
 
-  function handle(r: { frames: DecodedFrame[]; errors: FrameFault[] }): void {
+  function handle(r: DecodeResult): void {
     for (const f of r.frames) deliver(f);
     for (const e of r.errors) emitter.emit('fault', e);
   }
