@@ -3,6 +3,7 @@ import { BT_COMMAND_MAX_DATA } from './commands.js';
 import {
   createFrameDecoder,
   type DecodeResult,
+  type FrameDecoder,
   type FrameDecoderOptions,
   type FrameFault,
 } from './decoder.js';
