@@ -42,6 +42,8 @@ export interface CaptiveDnsCounters {
   malformed: number;
   /** Packets with QR=1, dropped. */
   responsesDropped: number;
+  /** Exceptions caught around the responder: a bug if ever above 0 (the packet is dropped). */
+  internalErrors: number;
 }
 
 export interface CaptiveDnsResponder {
@@ -130,6 +132,7 @@ export function createCaptiveDnsResponder(options: CaptiveDnsResponderOptions): 
     truncated: 0,
     malformed: 0,
     responsesDropped: 0,
+    internalErrors: 0,
   };
 
   /** Header-only reply (FORMERR, NOTIMP): ID, opcode and RD copied, counts zero. */
@@ -243,7 +246,7 @@ export function createCaptiveDnsResponder(options: CaptiveDnsResponderOptions): 
       return respond(query, transport);
     } catch {
       // Unreachable by design (the parser is bounds-checked); still, a packet never escapes as a throw.
-      c.malformed++;
+      c.internalErrors++;
       return null;
     }
   }

@@ -71,13 +71,21 @@ const PORT_RETRIES = 8;
 const ERROR_LOG_INTERVAL_MS = 10_000;
 
 // Replies go back to the literal address a packet came from: resolve it to itself, synchronously,
-// instead of dgram's default lookup, which defers every send by a tick.
-function literalLookup(
+// instead of dgram's default lookup, which tests the address and defers every send by a tick.
+function literalLookup4(
   address: string,
   _family: unknown,
   callback: (error: Error | null, address: string, family: number) => void,
 ): void {
-  callback(null, address, net.isIPv6(address) ? 6 : 4);
+  callback(null, address, 4);
+}
+
+function literalLookup6(
+  address: string,
+  _family: unknown,
+  callback: (error: Error | null, address: string, family: number) => void,
+): void {
+  callback(null, address, 6);
 }
 
 function validatePort(port: unknown): number {
@@ -205,7 +213,10 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
 
   function bindUdp(port: number): Promise<dgram.Socket> {
     return new Promise((resolve, reject) => {
-      const sock = dgram.createSocket({ type: family, lookup: literalLookup as never });
+      const sock = dgram.createSocket({
+        type: family,
+        lookup: (family === 'udp6' ? literalLookup6 : literalLookup4) as never,
+      });
       const onError = (error: Error) => {
         sock.close();
         reject(error);

@@ -1,0 +1,51 @@
+import { expect, it } from 'vitest';
+import { CaptiveDnsError, createCaptiveDns, createCaptiveDnsResponder } from '../src/index.js';
+
+it('exports exactly the public API', async () => {
+  expect(Object.keys(await import('../src/index.js')).sort()).toMatchInlineSnapshot(`
+    [
+      "CAPTIVE_DNS_POLICY",
+      "CaptiveDnsError",
+      "DOH_CANARY",
+      "EDNS_UDP_SIZE",
+      "createCaptiveDns",
+      "createCaptiveDnsResponder",
+    ]
+  `);
+});
+
+it.each([['CAPTIVE_DNS_OPTIONS'], ['CAPTIVE_DNS_LISTEN'], ['CAPTIVE_DNS_STATE']] as const)(
+  'CaptiveDnsError carries code %s and its cause',
+  (code) => {
+    const cause = new Error('inner');
+    const e = new CaptiveDnsError(code, 'msg', { cause });
+    expect(e).toBeInstanceOf(Error);
+    expect(e.name).toBe('CaptiveDnsError');
+    expect(e.code).toBe(code);
+    expect(e.cause).toBe(cause);
+  },
+);
+
+it.each([
+  ['an IPv6 answer', { answer: '::1' }],
+  ['a host name as answer', { answer: 'portal.local' }],
+  ['a missing answer', {}],
+  ['a negative ttl', { answer: '192.168.2.1', ttl: -1 }],
+  ['a ttl above 2^31-1 (RFC 2181 §8)', { answer: '192.168.2.1', ttl: 2 ** 31 }],
+  ['a fractional ttl', { answer: '192.168.2.1', ttl: 1.5 }],
+])('refuses %s with CAPTIVE_DNS_OPTIONS', (_, options) => {
+  expect(() => createCaptiveDnsResponder(options as never)).toThrow(
+    expect.objectContaining({ code: 'CAPTIVE_DNS_OPTIONS' }),
+  );
+});
+
+it.each([
+  ['a host name to bind', { address: 'localhost' }],
+  ['port 70000', { port: 70_000 }],
+  ['a zero connection cap', { tcp: { maxConnections: 0 } }],
+  ['a zero rate', { rateLimit: { queriesPerSecond: 0 } }],
+])('createCaptiveDns refuses %s with CAPTIVE_DNS_OPTIONS', (_, extra) => {
+  expect(() => createCaptiveDns({ answer: '192.168.2.1', ...extra })).toThrow(
+    expect.objectContaining({ code: 'CAPTIVE_DNS_OPTIONS' }),
+  );
+});
