@@ -1,1 +1,470 @@
-export {};
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createCaptiveDns } from '@waved/captive-dns';
+import { createDhcpServer } from '@waved/dhcp-server';
+import { toNodeHandler } from 'h3';
+import { type Appliance, runWebhookSetupTest, startAppliance } from './app.js';
+import { type ProvisioningState, StateBus } from './bus.js';
+import { createLogger } from './log/logger.js';
+import { HOSTAPD_CONFIG_PATH } from './provisioning/ap.js';
+import { createSystemRadio } from './radio/system.js';
+import type { Radio, Station } from './radio/types.js';
+import { runCommand } from './runner.js';
+import { createScreenPage, createScreens, renderTerminal, type ScreenAction } from './screens/index.js';
+import { createSimRadio, type SimApServices, type SimNetwork } from './sim/radio.js';
+import { createRunnerClock } from './sntp/client.js';
+import { createWpaStation } from './wifi/wpa-station.js';
+
+export const HELP = `waved — Wi-Fi station manager and phone provisioning for the device
+
+Usage:
+  waved sim   [options]   run on a simulated radio (what \`npm start\` runs)
+  waved start [options]   run on the device (root, wlan0, wpa_supplicant, hostapd, udhcpc)
+  waved --help
+
+Options for both:
+  --config <file>         settings file (sim: <tmp>/waved-sim/config.toml, start: /etc/waved/config.toml)
+  --log-level <0-5>       0 errors only … 3 info (default) … 5 trace; secrets are always masked
+  --exit-after <ms>       stop cleanly after this many milliseconds (tests, benchmarks)
+  --no-screen             do not draw the device screen in the terminal
+
+waved sim:
+  --port <n>              portal port on 127.0.0.1 (default 8080)
+  --screen-port <n>       device screen emulator in the browser (default: portal port + 1; 0 = off)
+  --no-auto-setup         do not open Set up Wi-Fi at start
+  --no-cloud              do not start the reference cloud server
+  --ntp <host:port>       SNTP server to query after connect (default: none; the clock is never set)
+  Simulated networks: Home (passphrase "correct horse"), Office (office-pass), Cafe (open),
+  Neighbour (n3ighbour-pass, weak), NoDHCP (password1; joins, no address), Attic (attic-pass, hidden).
+  Keys: w Wi-Fi screen, b Wi-Fi button, y confirm, n dismiss, t Try again, c Cancel, d Done,
+        m back, q quit.
+
+waved start:
+  --iface <name>          Wi-Fi interface (default wlan0)
+  --wpa-config <file>     station profiles (default /etc/wpa_supplicant.conf)
+  --ctrl-dir <dir>        wpa_supplicant control directory (default /var/run/wpa_supplicant)
+  --wpa-driver <name>     wpa_supplicant -D (default nl80211)
+  --hostapd-driver <name> hostapd driver= (default nl80211)
+  --hostapd-config <file> runtime AP config (default /tmp/waved-hostapd.conf)
+  --gateway <ip>          AP address (default 192.168.2.1)
+  --portal-port <n>       portal port (default 80)
+  --run-dir <dir>         pid files (default /run/waved)
+`;
+
+export const SIM_NETWORKS: SimNetwork[] = [
+  { ssid: 'Home', passphrase: 'correct horse', signal: -45, frequency: 5180 },
+  { ssid: 'Office', passphrase: 'office-pass', signal: -58 },
+  { ssid: 'Cafe', passphrase: null, signal: -66 },
+  { ssid: 'Neighbour', passphrase: 'n3ighbour-pass', signal: -79 },
+  { ssid: 'NoDHCP', passphrase: 'password1', signal: -62, dhcp: false },
+  { ssid: 'Attic', passphrase: 'attic-pass', signal: -70, hidden: true },
+];
+
+const KEYS: Record<string, ScreenAction> = {
+  w: 'open-wifi',
+  b: 'wifi-button',
+  y: 'confirm',
+  n: 'dismiss',
+  t: 'try-again',
+  c: 'cancel',
+  d: 'done',
+  m: 'back',
+};
+
+interface Common {
+  config?: string;
+  logLevel: number;
+  exitAfter?: number;
+  screen: boolean;
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      config: { type: 'string' },
+      'log-level': { type: 'string' },
+      'exit-after': { type: 'string' },
+      'no-screen': { type: 'boolean' },
+      port: { type: 'string' },
+      'screen-port': { type: 'string' },
+      'no-auto-setup': { type: 'boolean' },
+      'no-cloud': { type: 'boolean' },
+      ntp: { type: 'string' },
+      iface: { type: 'string' },
+      'wpa-config': { type: 'string' },
+      'ctrl-dir': { type: 'string' },
+      'wpa-driver': { type: 'string' },
+      'hostapd-driver': { type: 'string' },
+      'hostapd-config': { type: 'string' },
+      gateway: { type: 'string' },
+      'portal-port': { type: 'string' },
+      'run-dir': { type: 'string' },
+    },
+  });
+}
+
+function int(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer`);
+  return n;
+}
+
+/** The terminal: the screen on top, the last log lines beneath (TTY), or plain lines (pipes). */
+function createTerminal(enabled: boolean) {
+  const tty = process.stdout.isTTY === true;
+  const tail: string[] = [];
+  let header = '';
+  let last = '';
+  const draw = () => {
+    if (!enabled || !tty) return;
+    process.stdout.write(`\x1b[2J\x1b[H${header}\n${last}\n${tail.slice(-8).join('')}`);
+  };
+  return {
+    log(line: string) {
+      if (enabled && tty) {
+        tail.push(line);
+        if (tail.length > 50) tail.shift();
+        draw();
+      } else {
+        process.stderr.write(line);
+      }
+    },
+    header(text: string) {
+      header = text;
+      if (enabled && tty) draw();
+      else process.stdout.write(`${text}\n`);
+    },
+    screen(text: string) {
+      if (!enabled) return;
+      // Without a terminal, print a view only when more than its countdown changed.
+      const shape = (t: string) => t.replace(/\d+:\d\d/g, '');
+      const changed = shape(text) !== shape(last);
+      last = text;
+      if (tty) draw();
+      else if (changed) process.stdout.write(`${text}\n`);
+    },
+  };
+}
+
+async function serveScreenPage(app: ReturnType<typeof createScreenPage>, port: number) {
+  const server = http.createServer(toNodeHandler(app));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${address.port}/`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+interface Runtime {
+  bus: StateBus;
+  radio: Radio;
+  station: Station;
+  common: Common;
+  settingsPath: string;
+  hostapdConfigPath: string;
+  portal: { host: string; port: number };
+  setupUrl: string;
+  gateway: string;
+  setClock?: (date: Date) => Promise<void>;
+  ntpPort?: number;
+  logger: ReturnType<typeof createLogger>;
+  timing?: { finishDelayMs?: number };
+}
+
+/**
+ * Runs the appliance until stopped; a valid save ends in a controlled restart: everything is
+ * stopped, the settings file is read again (one consistent snapshot) and the pending webhook setup
+ * test runs.
+ */
+async function runLoop(rt: Runtime, stopSignal: Promise<void>): Promise<void> {
+  const { logger } = rt.logger;
+  let initialState: ProvisioningState | undefined;
+  let pendingWebhookTest = false;
+  for (;;) {
+    let restart: (() => void) | null = null;
+    const restarted = new Promise<'restart'>((resolve) => {
+      restart = () => resolve('restart');
+    });
+    const app: Appliance = await startAppliance({
+      bus: rt.bus,
+      radio: rt.radio,
+      station: rt.station,
+      logger,
+      secrets: rt.logger.secrets,
+      settingsPath: rt.settingsPath,
+      portal: rt.portal,
+      setupUrl: rt.setupUrl,
+      gateway: rt.gateway,
+      hostapdConfigPath: rt.hostapdConfigPath,
+      ...(rt.setClock ? { setClock: rt.setClock } : {}),
+      ...(rt.ntpPort ? { ntpPort: rt.ntpPort } : {}),
+      ...(initialState ? { initialState } : {}),
+      ...(rt.timing ? { timing: rt.timing } : {}),
+      onRestart: (info) => {
+        pendingWebhookTest = info.pendingWebhookTest;
+        restart?.();
+      },
+    });
+    if (pendingWebhookTest) {
+      pendingWebhookTest = false;
+      void runWebhookSetupTest(app.current(), logger);
+    }
+    const why = await Promise.race([restarted, stopSignal.then(() => 'stop' as const)]);
+    initialState = app.controller.state();
+    await app.stop();
+    if (why === 'stop') return;
+    logger.info('restarting with the saved settings');
+  }
+}
+
+async function sim(values: ReturnType<typeof parse>['values'], common: Common, stop: Promise<void>) {
+  const term = createTerminal(common.screen);
+  const log = createLogger({ level: common.logLevel, write: (l) => term.log(l) });
+  const { logger } = log;
+  const port = int(values.port, 'port', 8080);
+  const simDir = path.join(os.tmpdir(), 'waved-sim');
+  fs.mkdirSync(simDir, { recursive: true, mode: 0o700 });
+  const settingsPath = values.config ?? path.join(simDir, 'config.toml');
+
+  // The AP's DHCP and DNS servers, for real, on loopback ports (a phone cannot reach them; dig can).
+  const services: { dhcp?: { close(): Promise<void> }; dns?: { close(): Promise<void> } } = {};
+  const ports = { dhcp: 0, dns: 0 };
+  const apServices: SimApServices = {
+    async startDhcp() {
+      const s = createDhcpServer({
+        serverAddress: '192.168.2.1',
+        netmask: '255.255.255.0',
+        range: ['192.168.2.50', '192.168.2.200'],
+        router: '192.168.2.1',
+        dns: '192.168.2.1',
+        captivePortalUri: `http://127.0.0.1:${port}/`,
+        listenAddress: '127.0.0.1',
+        port: ports.dhcp,
+      });
+      ports.dhcp = (await s.listen()).port;
+      services.dhcp = s;
+    },
+    async stopDhcp() {
+      await services.dhcp?.close();
+      services.dhcp = undefined;
+    },
+    async startDns() {
+      const s = createCaptiveDns({ answer: '127.0.0.1', address: '127.0.0.1', port: ports.dns });
+      ports.dns = (await s.listen()).port;
+      services.dns = s;
+    },
+    async stopDns() {
+      await services.dns?.close();
+      services.dns = undefined;
+    },
+  };
+  const radio = createSimRadio({ networks: SIM_NETWORKS, apServices, logger });
+  const bus = new StateBus();
+
+  let cloud: { url: string; close(): Promise<void> } | null = null;
+  if (!values['no-cloud']) {
+    try {
+      const { createCloudServer } = await import('@waved/psp-cloud/server');
+      cloud = await createCloudServer().listen({ host: '127.0.0.1', port: 0 });
+    } catch (error) {
+      logger.warn('reference cloud server not started:', (error as Error).message);
+    }
+  }
+
+  const screens = createScreens({ bus });
+  const screenPort =
+    values['screen-port'] === undefined ? port + 1 : int(values['screen-port'], 'screen-port', 0);
+  const page = screenPort > 0 ? await serveScreenPage(createScreenPage({ screens }), screenPort) : null;
+  const portalUrl = `http://127.0.0.1:${port}/`;
+  const header = [
+    `waved sim — portal: ${portalUrl}${page ? `  screen: ${page.url}` : ''}${cloud ? `  cloud: ${cloud.url}` : ''}`,
+    `  (the portal is up while Set up Wi-Fi is open; try Home / "correct horse", or a wrong password)`,
+  ].join('\n');
+  term.header(header);
+  const unsubscribe = screens.subscribe((view) => term.screen(renderTerminal(view)));
+  term.screen(renderTerminal(screens.view()));
+
+  let stdinHandler: ((d: Buffer) => void) | null = null;
+  let resolveQuit: () => void = () => {};
+  const quit = new Promise<void>((r) => {
+    resolveQuit = r;
+  });
+  if (process.stdin.isTTY && common.screen) {
+    process.stdin.setRawMode(true);
+    stdinHandler = (d: Buffer) => {
+      const key = d.toString('utf8');
+      if (key === 'q' || key === '\u0003') resolveQuit();
+      const action = KEYS[key];
+      if (action) screens.press(action);
+    };
+    process.stdin.on('data', stdinHandler);
+  }
+
+  const ntp = values.ntp ? /^(.*):(\d+)$/.exec(values.ntp) : null;
+  const loop = runLoop(
+    {
+      bus,
+      radio,
+      station: radio,
+      common,
+      settingsPath,
+      hostapdConfigPath: path.join(simDir, `waved-hostapd-${process.pid}.conf`),
+      portal: { host: '127.0.0.1', port },
+      setupUrl: portalUrl,
+      gateway: `127.0.0.1:${port}`,
+      ...(ntp
+        ? {
+            ntpPort: Number(ntp[2]),
+            setClock: async (d: Date) =>
+              logger.info(`sim: the device clock would be set to ${d.toISOString()}`),
+          }
+        : {}),
+      logger: log,
+    },
+    Promise.race([stop, quit]),
+  );
+  if (!values['no-auto-setup']) {
+    // A new device with no saved network: open Set up Wi-Fi, as a user would.
+    setTimeout(() => {
+      screens.press('open-wifi');
+      screens.press('wifi-button');
+    }, 100).unref();
+  }
+  process.stdout.write(`portal: ${portalUrl}\n`);
+  await loop;
+  unsubscribe();
+  screens.close();
+  if (stdinHandler) {
+    process.stdin.off('data', stdinHandler);
+    process.stdin.setRawMode(false);
+    process.stdin.pause();
+  }
+  await page?.close();
+  await cloud?.close();
+  radio.close();
+  fs.rmSync(path.join(simDir, `waved-hostapd-${process.pid}.conf`), { force: true });
+}
+
+async function start(values: ReturnType<typeof parse>['values'], common: Common, stop: Promise<void>) {
+  if (process.getuid?.() !== 0) {
+    process.stderr.write('waved start: must run as root (it drives wlan0, hostapd and wpa_supplicant)\n');
+    process.exitCode = 2;
+    return;
+  }
+  const term = createTerminal(common.screen);
+  const log = createLogger({ level: common.logLevel, write: (l) => term.log(l) });
+  const { logger } = log;
+  const iface = values.iface ?? 'wlan0';
+  const ctrlDir = values['ctrl-dir'] ?? '/var/run/wpa_supplicant';
+  const wpaConfig = values['wpa-config'] ?? '/etc/wpa_supplicant.conf';
+  const gateway = values.gateway ?? '192.168.2.1';
+  const portalPort = int(values['portal-port'], 'portal-port', 80);
+  const radio = createSystemRadio({
+    iface,
+    ctrlDir,
+    wpaConfig,
+    gateway,
+    logger,
+    ...(values['wpa-driver'] ? { wpaDriver: values['wpa-driver'] } : {}),
+    ...(values['hostapd-driver'] ? { hostapdDriver: values['hostapd-driver'] } : {}),
+    ...(values['run-dir'] ? { runDir: values['run-dir'] } : {}),
+  });
+  const station = createWpaStation({ iface, ctrlDir, configPath: wpaConfig, logger });
+  await radio.startStation().catch((error) => logger.error('could not start wpa_supplicant:', error));
+  const bus = new StateBus();
+  const screens = createScreens({ bus });
+  const unsubscribe = screens.subscribe((view) => term.screen(renderTerminal(view)));
+  const setupUrl = `http://${gateway}${portalPort === 80 ? '' : `:${portalPort}`}/`;
+  await runLoop(
+    {
+      bus,
+      radio,
+      station,
+      common,
+      settingsPath: values.config ?? '/etc/waved/config.toml',
+      hostapdConfigPath: values['hostapd-config'] ?? HOSTAPD_CONFIG_PATH,
+      portal: { host: gateway, port: portalPort },
+      setupUrl,
+      gateway: portalPort === 80 ? gateway : `${gateway}:${portalPort}`,
+      setClock: createRunnerClock(runCommand),
+      logger: log,
+    },
+    stop,
+  );
+  unsubscribe();
+  screens.close();
+  station.close();
+}
+
+export async function main(argv: string[]): Promise<void> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    process.stderr.write(`waved: ${(error as Error).message}\n\n${HELP}`);
+    process.exitCode = 2;
+    return;
+  }
+  const { values, positionals } = parsed;
+  const command = positionals[0];
+  if (values.help || command === undefined || command === 'help') {
+    process.stdout.write(HELP);
+    if (!values.help && command === undefined) process.exitCode = 2;
+    return;
+  }
+  let common: Common;
+  try {
+    common = {
+      ...(values.config ? { config: values.config } : {}),
+      logLevel: int(values['log-level'], 'log-level', 3),
+      ...(values['exit-after'] !== undefined
+        ? { exitAfter: int(values['exit-after'], 'exit-after', 0) }
+        : {}),
+      screen: !values['no-screen'],
+    };
+  } catch (error) {
+    process.stderr.write(`waved: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const stop = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+    if (common.exitAfter !== undefined) setTimeout(resolve, common.exitAfter);
+  });
+  if (command === 'sim') await sim(values, common, stop);
+  else if (command === 'start') await start(values, common, stop);
+  else {
+    process.stderr.write(`waved: unknown command ${JSON.stringify(command)}\n\n${HELP}`);
+    process.exitCode = 2;
+  }
+}
+
+const invokedDirectly = process.argv[1] !== undefined && /cli\.(js|ts)$/.test(process.argv[1]);
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then(
+    () => process.exit(),
+    (error) => {
+      process.stderr.write(
+        `waved: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      process.exit(1);
+    },
+  );
+}

@@ -24,6 +24,8 @@ export interface PortalSession {
   apSsid: string;
   networks: ScannedNetwork[];
   state: ProvisioningState;
+  /** When the session times out (ms since the epoch), for the countdown. */
+  expiresAt?: number;
 }
 
 /** A running portal HTTP server; its lifetime equals the AP's. */
@@ -71,6 +73,10 @@ export interface ProvisioningControllerOptions {
   derivePsk?: (ssid: string, passphrase: string) => Promise<string>;
   logger?: Logger;
   secrets?: SecretRegistry;
+  /** The state to start in (after a controlled restart: `Connected`). */
+  initialState?: ProvisioningState;
+  /** Wall clock for `expiresAt` (default Date.now). */
+  now?: () => number;
 }
 
 export interface ProvisioningController {
@@ -107,6 +113,7 @@ interface Session {
   forget: (() => void)[];
   timer: unknown;
   expired: boolean;
+  expiresAt: number;
 }
 
 const FAILURE_TEXT: Record<FailureReason, string> = {
@@ -148,7 +155,8 @@ export function createProvisioningController(options: ProvisioningControllerOpti
   const finishDelayMs = options.finishDelayMs ?? 1_000;
   const pollMs = options.pollMs ?? 1_000;
 
-  let state: ProvisioningState = { state: 'Idle' };
+  const now = options.now ?? Date.now;
+  let state: ProvisioningState = options.initialState ?? { state: 'Idle' };
   let session: Session | null = null;
   let abort = new AbortController();
   let queue: Promise<void> = Promise.resolve();
@@ -300,6 +308,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       forget: [],
       timer: undefined,
       expired: false,
+      expiresAt: now() + timeoutMs,
     };
     if (options.secrets) s.forget.push(options.secrets.add(s.passphrase), options.secrets.add(s.csrf));
     s.timer = timers.setTimeout(() => {
@@ -524,7 +533,15 @@ export function createProvisioningController(options: ProvisioningControllerOpti
     },
     state: () => state,
     session: () =>
-      session ? { csrf: session.csrf, apSsid: session.apSsid, networks: session.networks, state } : null,
+      session
+        ? {
+            csrf: session.csrf,
+            apSsid: session.apSsid,
+            networks: session.networks,
+            state,
+            expiresAt: session.expiresAt,
+          }
+        : null,
     idle: async () => {
       let q: Promise<void>;
       do {

@@ -225,7 +225,7 @@ describe('SNTP client against crafted replies', () => {
       timeoutMs: 400,
       run: async (file, args) => {
         calls.push([file, ...args]);
-        return { stdout: '', stderr: '', code: 0 };
+        return { stdout: '', stderr: '', code: 0 as number | null };
       },
     });
     await c.sync();

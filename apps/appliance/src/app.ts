@@ -1,0 +1,150 @@
+import type { ProvisioningState, StateBus } from './bus.js';
+import type { Logger } from './log/logger.js';
+import type { SecretRegistry } from './log/redact.js';
+import { createPortal } from './portal/index.js';
+import { createProvisioningController, type ProvisioningController } from './provisioning/controller.js';
+import type { Radio, Station } from './radio/types.js';
+import { createSettingsStore, type Settings, type SettingsStore } from './settings/index.js';
+import { createSntpClient } from './sntp/client.js';
+import { createWifiService, type WifiService } from './wifi/service.js';
+
+export interface ApplianceOptions {
+  bus: StateBus;
+  radio: Radio;
+  station: Station;
+  logger: Logger;
+  secrets: SecretRegistry;
+  /** config.toml */
+  settingsPath: string;
+  /** Where the portal listens while the AP is up (`192.168.2.1:80` on the device). */
+  portal: { host: string; port: number };
+  /** What the screen and ApActive show (`http://192.168.2.1/` on the device). */
+  setupUrl?: string;
+  /** Redirect target of the captive portal (host[:port]). */
+  gateway?: string;
+  hostapdConfigPath?: string;
+  /** Sets the system clock after connect (SNTP). Absent: SNTP is not run. */
+  setClock?: (date: Date) => Promise<void>;
+  /** Port the SNTP client asks (default 123). */
+  ntpPort?: number;
+  /** The state to show first (after a controlled restart: `Connected`). */
+  initialState?: ProvisioningState;
+  /** After a valid save and reconnect. */
+  onRestart?: (info: { pendingWebhookTest: boolean }) => void;
+  /** Controller timing (tests and the sim). */
+  timing?: { timeoutMs?: number; associationTimeoutMs?: number; finishDelayMs?: number; pollMs?: number };
+  wifiPollMs?: number;
+}
+
+export interface Appliance {
+  settings: SettingsStore;
+  current: () => Settings;
+  controller: ProvisioningController;
+  wifi: WifiService;
+  stop(): Promise<void>;
+}
+
+/**
+ * Wires one consistent configuration snapshot: settings loaded once, the Wi-Fi service, the
+ * provisioning controller with the portal (its lifetime is the AP's), SNTP after connect.
+ */
+export async function startAppliance(options: ApplianceOptions): Promise<Appliance> {
+  const { bus, radio, station, logger, secrets } = options;
+  const settings = createSettingsStore({ path: options.settingsPath, logger });
+  const snapshot = await settings.load();
+
+  const sntp =
+    options.setClock && snapshot.ntp.enabled
+      ? createSntpClient({
+          servers: snapshot.ntp.servers,
+          ...(options.ntpPort ? { port: options.ntpPort } : {}),
+          setClock: options.setClock,
+          logger,
+        })
+      : null;
+
+  const wifi = createWifiService({
+    bus,
+    station,
+    radio,
+    logger,
+    secrets,
+    ...(options.wifiPollMs ? { pollMs: options.wifiPollMs } : {}),
+    onConnected: () => {
+      if (sntp) void sntp.sync().catch((error) => logger.warn('SNTP: clock not set:', error.message));
+    },
+  });
+
+  let controller: ProvisioningController;
+  const portal = createPortal({
+    bus,
+    settings,
+    session: () => controller?.session() ?? null,
+    logger,
+    ...(options.gateway ? { gateway: options.gateway } : {}),
+  });
+
+  controller = createProvisioningController({
+    bus,
+    radio,
+    station,
+    wifi,
+    logger,
+    secrets,
+    ...(options.hostapdConfigPath ? { hostapdConfigPath: options.hostapdConfigPath } : {}),
+    ...(options.setupUrl ? { setupUrl: options.setupUrl } : {}),
+    ...(options.initialState ? { initialState: options.initialState } : {}),
+    ...options.timing,
+    startPortal: async () => {
+      const handle = await portal.listen(options.portal);
+      logger.info(`portal listening on ${handle.url}`);
+      return handle;
+    },
+    onRestart: (info) => options.onRestart?.(info),
+  });
+
+  controller.start();
+  wifi.start();
+
+  return {
+    settings,
+    current: () => settings.current(),
+    controller,
+    wifi,
+    async stop() {
+      wifi.stop();
+      await controller.stop();
+    },
+  };
+}
+
+/** The pending webhook setup test: one POST to the configured webhook, the outcome logged. */
+export async function runWebhookSetupTest(
+  settings: Settings,
+  logger: Logger,
+  fetchImpl: typeof fetch = fetch,
+): Promise<boolean> {
+  const url = settings.webhook.url;
+  if (!url) return false;
+  const form = new FormData();
+  form.set('event', 'setup-test');
+  form.set('device', settings.device.name);
+  form.set('time', new Date().toISOString());
+  const headers: Record<string, string> = {};
+  if (settings.webhook.secret) headers['x-webhook-secret'] = settings.webhook.secret;
+  const target = new URL(url);
+  const shown = `${target.protocol}//${target.host}${target.pathname}`;
+  try {
+    const response = await fetchImpl(url, {
+      method: 'POST',
+      body: form,
+      headers,
+      signal: AbortSignal.timeout(10_000),
+    });
+    logger.info(`webhook setup test to ${shown}: HTTP ${response.status}`);
+    return response.ok;
+  } catch (error) {
+    logger.warn(`webhook setup test to ${shown} failed:`, (error as Error).message);
+    return false;
+  }
+}

@@ -1,0 +1,159 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, tempDir, waitFor } from '@waved/test-lab';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = path.join(root, 'bin/waved.js');
+
+beforeAll(() => {
+  // The CLI runs from dist: build it once (tsup, about a second).
+  execFileSync(process.execPath, [path.join(root, '../../node_modules/tsup/dist/cli-default.js')], {
+    cwd: root,
+    stdio: 'ignore',
+  });
+}, 60_000);
+
+function run(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, exited, out: () => stdout, err: () => stderr };
+}
+
+describe('waved --help', () => {
+  it('prints the commands and exits 0', async () => {
+    const r = run(['--help']);
+    expect(await r.exited).toBe(0);
+    expect(r.out()).toContain('waved sim');
+    expect(r.out()).toContain('waved start');
+    expect(r.out()).toContain('--exit-after');
+  });
+
+  it('an unknown command or option exits 2 with the help', async () => {
+    const a = run(['frobnicate']);
+    expect(await a.exited).toBe(2);
+    expect(a.err()).toContain('unknown command');
+    const b = run(['sim', '--bogus']);
+    expect(await b.exited).toBe(2);
+  });
+});
+
+describe('waved sim', () => {
+  const dir = tempDir('waved-cli-');
+  let child: ChildProcess | null = null;
+  afterAll(() => {
+    child?.kill('SIGKILL');
+    dir.remove();
+  });
+
+  it('prints the portal URL, serves the form, and a full save-connect run never logs a secret', async () => {
+    const port = await freePort();
+    const config = dir.join('config.toml');
+    const r = run([
+      'sim',
+      '--port',
+      String(port),
+      '--screen-port',
+      '0',
+      '--no-cloud',
+      '--log-level',
+      '5',
+      '--config',
+      config,
+      '--exit-after',
+      '20000',
+    ]);
+    child = r.child;
+    await waitFor(() => r.out().includes(`portal: http://127.0.0.1:${port}/`), { what: 'portal URL' });
+    // auto setup: the AP comes up and the portal serves the form with the cached networks
+    const form = await waitFor(
+      async () => {
+        const res = await fetch(`http://127.0.0.1:${port}/`).catch(() => null);
+        return res?.status === 200 ? res.text() : null;
+      },
+      { what: 'the form' },
+    );
+    expect(form).toContain('Home');
+    const csrf =
+      /name="csrf"[^>]*value="([^"]+)"/.exec(form)?.[1] ?? /value="([^"]+)"[^>]*name="csrf"/.exec(form)?.[1];
+    expect(csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // the AP passphrase as the device screen shows it
+    const apPassphrase = /Password: ([0-9a-f]{8})/.exec(r.out())?.[1];
+    expect(apPassphrase).toMatch(/^[0-9a-f]{8}$/);
+
+    // a wrong password first, then the right one
+    const post = (passphrase: string) =>
+      fetch(`http://127.0.0.1:${port}/save-connect`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: new URLSearchParams({
+          csrf: csrf!,
+          'wifi.ssid': 'Home',
+          'wifi.passphrase': passphrase,
+        }).toString(),
+      });
+    expect((await post('wrong horse battery')).status).toBe(200);
+    await waitFor(() => r.err().includes('connecting failed: wrong-password'), {
+      timeoutMs: 15_000,
+      what: 'Failed',
+    });
+    const again = await waitFor(
+      async () => {
+        const res = await post('correct horse').catch(() => null);
+        return res?.status === 200 ? res : null;
+      },
+      { timeoutMs: 15_000, what: 'portal back after the failure' },
+    );
+    expect(again.status).toBe(200);
+    await waitFor(() => r.err().includes('restarting with the saved settings'), {
+      timeoutMs: 15_000,
+      what: 'restart',
+    });
+    await waitFor(() => r.err().includes('Wi-Fi: connected to "Home"'), {
+      timeoutMs: 15_000,
+      what: 'connected',
+    });
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
+    expect(fs.statSync(config).mode & 0o777).toBe(0o600);
+    // every log line goes to stderr when stdout is not a terminal (stdout carries the screen)
+    const logs = r.err();
+    expect(logs.split('\n').length).toBeGreaterThan(30);
+    for (const secret of ['wrong horse battery', 'correct horse', csrf!, apPassphrase!]) {
+      expect(logs).not.toContain(secret);
+    }
+  }, 60_000);
+
+  it('--exit-after stops it cleanly', async () => {
+    const port = await freePort();
+    const r = run([
+      'sim',
+      '--port',
+      String(port),
+      '--screen-port',
+      '0',
+      '--no-cloud',
+      '--exit-after',
+      '1500',
+      '--config',
+      dir.join('c2.toml'),
+    ]);
+    expect(await r.exited).toBe(0);
+    expect(r.out()).toContain(`portal: http://127.0.0.1:${port}/`);
+    // the terminal screen was drawn (not a TTY: printed as text)
+    expect(r.out()).toContain('Set up Wi-Fi');
+  });
+});
