@@ -91,8 +91,10 @@ export interface DhcpMachine {
   leases(now: number): DhcpLease[];
   stats(now: number): DhcpStats;
   count(counter: DhcpCounter): void;
-  /** Changes whenever the lease table changes (what a store must save). */
+  /** Changes whenever the lease table changes (what a store should save). */
   readonly version: number;
+  /** Changes when an address changes hands (bind, release, decline): what a store must save promptly. */
+  readonly durableVersion: number;
   restore(records: readonly DhcpLease[], now: number): number;
   readonly serverId: number;
 }
@@ -126,12 +128,16 @@ function positiveInt(value: number | undefined, fallback: number, what: string, 
 }
 
 function hex(view: Uint8Array, start = 0, end = view.length): string {
-  return Buffer.from(view.buffer, view.byteOffset + start, end - start).toString('hex');
+  let s = '';
+  for (let i = start; i < end; i++) s += HEX[view[i]!];
+  return s;
 }
 
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
 function macText(chaddr: Uint8Array, hlen: number): string {
-  let s = '';
-  for (let i = 0; i < hlen; i++) s += (i ? ':' : '') + (chaddr[i]! < 16 ? '0' : '') + chaddr[i]!.toString(16);
+  let s = hlen > 0 ? HEX[chaddr[0]!]! : '';
+  for (let i = 1; i < hlen; i++) s += `:${HEX[chaddr[i]!]}`;
   return s;
 }
 
@@ -359,7 +365,9 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
   /** Commits `address` to the client and ACKs it; a new holder must reach the store first. */
   function ack(req: DhcpMessage, key: string, address: number, now: number): DhcpReply {
     const renewal = pool.isBoundTo(address, key, now);
-    pool.bind(address, key, infinite ? Number.MAX_SAFE_INTEGER : now + leaseSeconds * 1000, clientInfo(req));
+    pool.bind(address, key, infinite ? Number.MAX_SAFE_INTEGER : now + leaseSeconds * 1000, () =>
+      clientInfo(req),
+    );
     return reply(req, MessageType.ACK, address, true, !renewal);
   }
 
@@ -375,7 +383,7 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
       }
       return undefined;
     }
-    pool.offer(address, key, now + offerMs, clientInfo(req));
+    pool.offer(address, key, now + offerMs, () => clientInfo(req));
     return reply(req, MessageType.OFFER, address, true, false);
   }
 
@@ -504,6 +512,9 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
     },
     get version() {
       return pool.version;
+    },
+    get durableVersion() {
+      return pool.durable;
     },
     restore: (records, now) => pool.restore(records, parseIpv4, now),
     serverId: server,

@@ -64,7 +64,8 @@ function readOptions(buf: Uint8Array, start: number, end: number, into: Map<numb
       fail('DHCP_DECODE_OPTION', `option ${code} at byte ${i} claims ${len} bytes, only ${end - from} left`);
     const prev = into.get(code);
     if (prev === undefined) {
-      into.set(code, buf.subarray(from, to));
+      // A plain Uint8Array view: cheaper to create than Buffer#subarray, no copy.
+      into.set(code, new Uint8Array(buf.buffer, buf.byteOffset + from, len));
     } else {
       // RFC 3396 §5: repeated instances of one option are concatenated in order.
       const joined = new Uint8Array(prev.length + len);
@@ -98,8 +99,9 @@ export function decodeMessage(buf: Uint8Array, offset = 0): Decoded<DhcpMessage>
   if (hlen > 16) fail('DHCP_DECODE_HLEN', `hlen ${hlen} is larger than the 16-byte chaddr field`);
   const options = new Map<number, Uint8Array>();
   readOptions(buf, o + HEADER_BYTES, end, options);
-  let sname = buf.subarray(o + 44, o + 108);
-  let file = buf.subarray(o + 108, o + 236);
+  const base = buf.byteOffset + o;
+  let sname = new Uint8Array(buf.buffer, base + 44, 64);
+  let file = new Uint8Array(buf.buffer, base + 108, 128);
   // RFC 2131 §4.1 / RFC 2132 §9.3: option 52 says `file` (1), `sname` (2) or both (3) hold options;
   // they are read after the options field, file first (RFC 3396 §7).
   const overload = options.get(Option.OVERLOAD);
@@ -128,7 +130,7 @@ export function decodeMessage(buf: Uint8Array, offset = 0): Decoded<DhcpMessage>
     yiaddr: readIpv4(buf, o + 16),
     siaddr: readIpv4(buf, o + 20),
     giaddr: readIpv4(buf, o + 24),
-    chaddr: buf.subarray(o + 28, o + 44),
+    chaddr: new Uint8Array(buf.buffer, base + 28, 16),
     sname,
     file,
     options,

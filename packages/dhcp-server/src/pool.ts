@@ -52,6 +52,8 @@ export class LeasePool {
   private cursor = 0;
   /** Bumped on every change a store should see. */
   version = 0;
+  /** Bumped when an address changes hands (bind, release, decline): a store must save it promptly. */
+  durable = 0;
 
   constructor(first: number, last: number, excluded: readonly number[] = []) {
     this.first = first;
@@ -167,15 +169,31 @@ export class LeasePool {
     this.version++;
   }
 
-  offer(address: number, client: string, until: number, info: ClientInfo): void {
+  offer(address: number, client: string, until: number, info: () => ClientInfo): void {
     const i = address - this.first;
-    // Never shorten a binding by re-offering it.
-    if (this.owner[i] === client && this.state[i] === BOUND && this.expires[i]! > until) return;
-    this.take(address, client, OFFERED, until, info);
+    if (this.owner[i] === client) {
+      const s = this.state[i];
+      // Never shorten a binding by re-offering it; a repeated DISCOVER only extends the hold.
+      if (s === BOUND && this.expires[i]! > until) return;
+      if (s === OFFERED) {
+        this.expires[i] = until;
+        return;
+      }
+    }
+    this.take(address, client, OFFERED, until, info());
   }
 
-  bind(address: number, client: string, until: number, info: ClientInfo): void {
-    this.take(address, client, BOUND, until, info);
+  /** Binds (or renews) `address` for `client`. A renewal changes only the expiry. */
+  bind(address: number, client: string, until: number, info: () => ClientInfo): void {
+    const i = address - this.first;
+    if (this.owner[i] === client && this.state[i] === BOUND) {
+      this.expires[i] = until;
+      this.info[i] = info();
+      this.version++;
+      return;
+    }
+    this.take(address, client, BOUND, until, info());
+    this.durable++;
   }
 
   /** Drops an offer silently (RFC 2131 §4.3.2: the client chose another server). */
@@ -199,6 +217,7 @@ export class LeasePool {
     this.expires[i] = now;
     this.lapsed[i] = 0;
     this.version++;
+    this.durable++;
     return true;
   }
 
@@ -212,6 +231,7 @@ export class LeasePool {
     this.state[i] = DECLINED;
     this.expires[i] = until;
     this.version++;
+    this.durable++;
   }
 
   /** Counts by state at `now`. */

@@ -15,6 +15,8 @@ export interface DhcpServerOptions extends Omit<DhcpMachineOptions, 'serverPort'
   interface?: string;
   /** Keeps leases across restarts; new holders are saved before their ACK is sent. */
   store?: LeaseStore;
+  /** Longest delay before a renewal (expiry-only change) is written to the store (default 1000 ms). */
+  storeDelayMs?: number;
   /** UDP port to listen on (default 67; relays are answered on it too). */
   port?: number;
   /** Address to bind (default 0.0.0.0, which is what receives broadcasts). */
@@ -54,8 +56,11 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
   // Group commit: replies that hand an address to a new holder wait for the write that records it.
   let held: { bytes: Buffer; port: number; address: string }[] = [];
   let savedVersion = machine.version;
+  let savedDurable = machine.durableVersion;
   let saving: Promise<void> | undefined;
   let saveAgain = false;
+  let lazy: NodeJS.Timeout | undefined;
+  const storeDelayMs = options.storeDelayMs ?? 1000;
 
   function send(bytes: Buffer, toPort: number, address: string): void {
     const s = socket;
@@ -76,6 +81,10 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
 
   function flush(): void {
     if (!store) return;
+    if (lazy) {
+      clearTimeout(lazy);
+      lazy = undefined;
+    }
     if (saving) {
       saveAgain = true;
       return;
@@ -86,9 +95,11 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
         const batch = held;
         held = [];
         const version = machine.version;
+        const durable = machine.durableVersion;
         try {
           await store.save(machine.leases(now()));
           savedVersion = version;
+          savedDurable = durable;
         } catch (error) {
           // Availability first: the replies still go out; the failure is logged with its code.
           log?.error('DHCP lease store write failed', {
@@ -96,9 +107,10 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
           });
         }
         for (const r of batch) send(r.bytes, r.port, r.address);
-      } while (saveAgain || held.length > 0 || machine.version !== savedVersion);
+      } while (saveAgain || held.length > 0 || machine.durableVersion !== savedDurable);
     })().finally(() => {
       saving = undefined;
+      if (machine.version !== savedVersion && !lazy && !closing) lazy = setTimeout(flush, storeDelayMs);
     });
   }
 
@@ -119,7 +131,11 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
         if (store && reply.persist) held.push({ bytes, port: reply.port, address });
         else send(bytes, reply.port, address);
       }
-      if (store && (held.length > 0 || machine.version !== savedVersion)) flush();
+      if (store) {
+        // Hand-overs are written at once (and their ACKs wait for it); renewals within storeDelayMs.
+        if (held.length > 0 || machine.durableVersion !== savedDurable) flush();
+        else if (machine.version !== savedVersion && !lazy && !saving) lazy = setTimeout(flush, storeDelayMs);
+      }
     } catch (error) {
       // Nothing a client sends may take the server down.
       machine.count('handlerErrors');
@@ -135,6 +151,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
         const records = await store.load();
         const restored = machine.restore(records, now());
         savedVersion = machine.version;
+        savedDurable = machine.durableVersion;
         log?.info('DHCP leases restored', { count: restored });
       }
       const s = dgram.createSocket({ type: 'udp4', reuseAddr: options.interface !== undefined });
@@ -193,6 +210,8 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
         await new Promise<void>((resolve) => s.close(() => resolve()));
       }
       socket = undefined;
+      if (lazy) clearTimeout(lazy);
+      lazy = undefined;
       if (saving) await saving;
       if (store && machine.version !== savedVersion) {
         flush();

@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 import {
   createNetns,
   createVethPair,
-  exec,
   ifindex,
   killPid,
   type Netns,
