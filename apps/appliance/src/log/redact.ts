@@ -9,7 +9,9 @@ export const MASK = '****';
 
 const SECRET_KEY = /(pass(word|phrase)?|psk|csrf|token|secret|device_password|pin|authorization|cookie)$/i;
 const KEY_VALUE =
-  /\b(psk|pass(?:word|phrase)?|wpa_passphrase|wpa_psk|csrf|x-csrf-token|token|secret|device_secret|device_password)(["']?\s*[:=]\s*|\s+)("[^"]*"|'[^']*'|[^\s&;,"'}]+)/gi;
+  /\b(psk|pass(?:word|phrase)?|wpa_passphrase|wpa_psk|csrf|x-csrf-token|token|secret|device_secret|device_password)(["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s&;,"'}]+)/gi;
+/** wpa_cli style `psk <value>` (lowercase word, not part of `WPA-PSK`). */
+const ARGUMENT = /(?<![-\w])(psk)(\s+)("[^"]*"|[^\s]+)/g;
 const PMK = /\b[0-9a-fA-F]{64}\b/g;
 const MIN_SECRET_LENGTH = 4;
 
@@ -59,6 +61,7 @@ export function redactString(text: string, registry?: SecretRegistry): string {
     }
   }
   out = out.replace(KEY_VALUE, (_m, key: string, sep: string) => `${key}${sep}${MASK}`);
+  out = out.replace(ARGUMENT, (_m, key: string, sep: string) => `${key}${sep}${MASK}`);
   out = out.replace(PMK, MASK);
   return out;
 }
