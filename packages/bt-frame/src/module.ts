@@ -279,20 +279,22 @@ export function createBtModule(options: BtModuleOptions): BtModule {
     payload.set(data, 1);
     const bytes = encodeFrame({ type: commandType, payload });
     return new Promise((resolve, reject) => {
-      port.write(bytes, (error) => {
-        if (error) {
-          reject(
-            new BtFrameError(
-              'BT_MODULE_WRITE',
-              `writing command 0x${cmdId.toString(16)} failed: ${error.message}`,
-              {
-                cause: error,
-              },
-            ),
-          );
-        } else resolve();
-      });
-      counters.sent++;
+      const fail = (error: Error): void =>
+        reject(
+          new BtFrameError(
+            'BT_MODULE_WRITE',
+            `writing command 0x${cmdId.toString(16)} failed: ${error.message}`,
+            {
+              cause: error,
+            },
+          ),
+        );
+      try {
+        port.write(bytes, (error) => (error ? fail(error) : resolve()));
+        counters.sent++;
+      } catch (error) {
+        fail(error as Error);
+      }
     });
   }
 

@@ -191,4 +191,46 @@ describe('createBtModule', () => {
     expect(events).toHaveLength(1);
     await m.close();
   });
+
+  it('a failed write rejects that command with BT_MODULE_WRITE', async () => {
+    const f = fakePort();
+    const port = {
+      ...f.port,
+      write(_data: Buffer, cb?: (e?: Error | null) => void) {
+        queueMicrotask(() => cb?.(new Error('EIO: i/o error, write')));
+        return false;
+      },
+    };
+    const m = createBtModule({ port, probeIntervalMs: 0 });
+    await expect(m.send(0x09)).rejects.toMatchObject({ code: 'BT_MODULE_WRITE', cause: { message: /EIO/ } });
+    await expect(m.post(0x02)).rejects.toMatchObject({ code: 'BT_MODULE_WRITE' });
+    await m.close();
+  });
+
+  it('expires a stalled partial reply with the decoder timeout and still finds the reply inside it', async () => {
+    vi.useFakeTimers();
+    try {
+      const f = fakePort();
+      const m = createBtModule({
+        port: f.port,
+        probeIntervalMs: 0,
+        timers: globalThis,
+        decoder: { partialTimeoutMs: 100, now: () => Date.now() },
+      });
+      const faults: string[] = [];
+      m.on('fault', (e) => faults.push(e.code));
+      const reply = m.send(0x0e, undefined, { timeoutMs: 1000 });
+      await vi.advanceTimersByTimeAsync(0);
+      // a false header claiming 200 bytes hides the real reply until the partial frame times out
+      f.reply(Buffer.concat([Buffer.from([0x75, 0x45, 200]), encodeFrame(frame(2, 0x0e, 0x01))]));
+      await vi.advanceTimersByTimeAsync(99);
+      expect(faults).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(faults).toEqual(['BT_FRAME_TIMEOUT']);
+      expect((await reply).data[0]).toBe(0x01);
+      await m.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

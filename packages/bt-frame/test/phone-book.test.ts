@@ -260,4 +260,53 @@ describe('phone book files and download', () => {
     expect(fs.existsSync(file)).toBe(false);
     await m.close();
   });
+
+  it('fails the download when the link closes mid-transfer', async () => {
+    const f = fakePort();
+    f.onCommand(() => {
+      f.reply(Buffer.concat([encodeFrame(frame(2, 0x11, 0)), encodeFrame(frame(2, 0x11, 0x42))]));
+      setTimeout(() => f.emit('close'), 10);
+    });
+    const m = createBtModule({ port: f.port, probeIntervalMs: 0 });
+    await expect(downloadPhoneBook(m, { path: dir.join('closed.bin') })).rejects.toMatchObject({
+      code: 'BT_PHONEBOOK_DOWNLOAD',
+      cause: { code: 'BT_MODULE_CLOSED' },
+    });
+    expect(fs.existsSync(dir.join('closed.bin'))).toBe(false);
+  });
+
+  it('refuses an oversized file before reading it', async () => {
+    const big = dir.join('big.bin');
+    fs.writeFileSync(big, '');
+    fs.truncateSync(big, 17 * 1024 * 1024); // sparse: costs no disk
+    await expect(readPhoneBookFile(big)).rejects.toMatchObject({ code: 'BT_PHONEBOOK_LIMIT' });
+  });
+
+  it('parseVCards survives arbitrary text', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.constantFrom(
+              'BEGIN:VCARD',
+              'END:VCARD',
+              'FN:',
+              'N:;;;',
+              'TEL;ENCODING=QUOTED-PRINTABLE:=E2=',
+              ' ',
+              '=',
+              ':',
+            ),
+            fc.string({ maxLength: 30 }),
+          ),
+          { maxLength: 30 },
+        ),
+        (lines) => {
+          const contacts = parseVCards(lines.join('\r\n'));
+          // whatever comes out can always be stored
+          expect(parsePhoneBook(serializePhoneBook(contacts))).toEqual(contacts);
+        },
+      ),
+    );
+  });
 });

@@ -29,15 +29,20 @@ function closePort(p: SerialPort | undefined): Promise<void> {
   });
 }
 
-/** The far end plays the module: it answers every command frame with `[cmd, ...reversed data]`. */
-function playModule(port: SerialPort): FrameParser {
+/**
+ * The far end plays the module: it answers every command frame with `[cmd, ...reversed data]`,
+ * except bt_get_status, which it only records (a request left waiting).
+ */
+function playModule(port: SerialPort): number[] {
+  const seen: number[] = [];
   const parser = port.pipe(new FrameParser());
   parser.on('data', (f: DecodedFrame) => {
     if (f.type !== 1) return;
     const [cmd = 0, ...data] = f.payload;
-    port.write(encodeFrame(frame(2, cmd, ...data.reverse())));
+    seen.push(cmd);
+    if (cmd !== BT_COMMANDS.getStatus) port.write(encodeFrame(frame(2, cmd, ...data.reverse())));
   });
-  return parser;
+  return seen;
 }
 
 lab.describe('over a real pty pair (socat + serialport)', () => {
@@ -95,7 +100,7 @@ lab.describe('over a real pty pair (socat + serialport)', () => {
 
   it('a module client gets replies, detects the far end going away and works again after reopening', async () => {
     const [a, b] = [ports[0]!, ports[1]!];
-    playModule(b);
+    const seen = playModule(b);
     const m = createBtModule({ port: a, probeIntervalMs: 50, timeoutMs: 2000 });
     const reply = await m.send(BT_COMMANDS.setName, Buffer.from('waved'));
     expect(reply.cmdId).toBe(0x16);
@@ -103,6 +108,7 @@ lab.describe('over a real pty pair (socat + serialport)', () => {
     const closes: BtFrameError[] = [];
     m.on('close', (e) => closes.push(e));
     const unanswered = m.send(BT_COMMANDS.getStatus, undefined, { timeoutMs: 10_000 }).catch((e) => e);
+    await expect.poll(() => seen.includes(BT_COMMANDS.getStatus), { timeout: 2000 }).toBe(true);
     // The far end goes away: the pty emits nothing until something probes it.
     const killedAt = Date.now();
     await socat!.stop();
