@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { needs } from '@waved/test-lab';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bytesUploadSource,
   type CloudClient,
@@ -15,7 +15,7 @@ import { fakeClock, makeTlsFixture, recordingLogger } from './helpers.js';
 
 const FACTORY_SECRET = 'factory-secret-0001';
 
-function setup(server: CloudServer, url: string, extra: Partial<Parameters<typeof createCloudClient>[0]> = {}) {
+function setup(url: string, extra: Partial<Parameters<typeof createCloudClient>[0]> = {}) {
   const credentials = createMemoryCredentialStore({ serial: 'PSP0001', registrationSecret: FACTORY_SECRET });
   const client = createCloudClient({ baseUrl: url, credentials, ...extra });
   return { client, credentials };
@@ -38,11 +38,22 @@ for (const transport of ['http', 'https'] as const) {
         logger: serverLog.logger,
         devices: [{ serial: 'PSP0001', secret: FACTORY_SECRET }],
         openRegistration: false,
-        ota: { psp_firmware: { version: '1.2.0', data: pkg, forced: true, descriptions: { en: { html_note: '<p>fix</p>' } } } },
+        ota: {
+          psp_firmware: {
+            version: '1.2.0',
+            data: pkg,
+            forced: true,
+            descriptions: { en: { html_note: '<p>fix</p>' } },
+          },
+        },
       });
       if (transport === 'https') tls = makeTlsFixture();
-      listening = await server.listen({ port: 0, host: '127.0.0.1', ...(tls ? { tls: { key: tls.key, cert: tls.cert } } : {}) });
-      ({ client, credentials } = setup(server, listening.url, {
+      listening = await server.listen({
+        port: 0,
+        host: '127.0.0.1',
+        ...(tls ? { tls: { key: tls.key, cert: tls.cert } } : {}),
+      });
+      ({ client, credentials } = setup(listening.url, {
         logger: clientLog.logger,
         firmwareVersion: '1.0.0',
         ...(tls ? { tls: { ca: tls.ca } } : {}),
@@ -74,7 +85,11 @@ for (const transport of ['http', 'https'] as const) {
 
     it('fetches the firmware descriptor and gets 204 (null) for the model', async () => {
       const d = await client.getUpdateDescriptor('psp_firmware');
-      expect(d).toMatchObject({ version: '1.2.0', forced: true, descriptions: { en: { html_note: '<p>fix</p>' } } });
+      expect(d).toMatchObject({
+        version: '1.2.0',
+        forced: true,
+        descriptions: { en: { html_note: '<p>fix</p>' } },
+      });
       expect(d!.download_url.startsWith(`${listening.url}/app/v1/common/package/`)).toBe(true);
       expect(await client.getUpdateDescriptor('psp_model')).toBeNull();
       expect(await client.getUpdateDescriptor('psp_firmware', { version: '1.2.0' })).toBeNull();
@@ -93,7 +108,10 @@ for (const transport of ['http', 'https'] as const) {
         expect(bad.status).toBe(416);
         expect(bad.headers.get('content-range')).toBe('bytes */200000');
         await bad.arrayBuffer();
-        const stale = await fetch(d.download_url, { headers: { range: 'bytes=0-9', 'if-range': '"other"' }, dispatcher });
+        const stale = await fetch(d.download_url, {
+          headers: { range: 'bytes=0-9', 'if-range': '"other"' },
+          dispatcher,
+        });
         expect(stale.status).toBe(200);
         const all = Buffer.from(await stale.arrayBuffer());
         expect(require('node:crypto').createHash('md5').update(all).digest('hex')).toBe(d.file_md5);
@@ -104,11 +122,19 @@ for (const transport of ['http', 'https'] as const) {
 
     it('streams a meeting file, completes it, starts transcription and sends the notices', async () => {
       const data = new Uint8Array(300_000).map((_, i) => (i * 31) & 0xff);
-      const r = await client.uploadMeetingFile({ meetingId: 'm1', fileName: 'a.opus', source: bytesUploadSource(data, 16_384) });
+      const r = await client.uploadMeetingFile({
+        meetingId: 'm1',
+        fileName: 'a.opus',
+        source: bytesUploadSource(data, 16_384),
+      });
       expect(r.size).toBe(300_000);
       expect(Buffer.from(server.uploads()[0]!.data).equals(Buffer.from(data))).toBe(true);
       expect(await client.completeUpload({ meetingId: 'm1', files: ['a.opus'] })).toEqual({ ok: true });
-      const t = await client.startTranscription({ meetingId: 'm1', language: 'en', mode: TRANSCRIPTION_MODE.only_transcribe });
+      const t = await client.startTranscription({
+        meetingId: 'm1',
+        language: 'en',
+        mode: TRANSCRIPTION_MODE.only_transcribe,
+      });
       expect(t.task_id).toMatch(/^[0-9a-f-]{36}$/);
       await client.sendAsrNotice({ meeting_id: 'm1', status: 'started' });
       await client.syncWords({ meeting_id: 'm1', words: ['hello'] });
@@ -162,9 +188,12 @@ describe('client behaviour against the server', () => {
   beforeAll(async () => {
     server = createCloudServer({
       intercept: ({ route }) => {
-        if (route !== 'firmwareDescriptor' && route !== 'transcriptionStart' && route !== 'telemetry') return undefined;
+        if (route !== 'firmwareDescriptor' && route !== 'transcriptionStart' && route !== 'telemetry')
+          return undefined;
         const status = faults.shift();
-        return status ? new Response('{"error":{"code":"BUSY","message":"try later"}}', { status }) : undefined;
+        return status
+          ? new Response('{"error":{"code":"BUSY","message":"try later"}}', { status })
+          : undefined;
       },
     });
     listening = await server.listen();
@@ -172,14 +201,16 @@ describe('client behaviour against the server', () => {
   afterAll(() => listening.close());
 
   it('refuses calls before registration with CLOUD_NOT_REGISTERED', async () => {
-    const { client } = setup(server, listening.url);
-    await expect(client.getUpdateDescriptor('psp_firmware')).rejects.toMatchObject({ code: 'CLOUD_NOT_REGISTERED' });
+    const { client } = setup(listening.url);
+    await expect(client.getUpdateDescriptor('psp_firmware')).rejects.toMatchObject({
+      code: 'CLOUD_NOT_REGISTERED',
+    });
     await client.close();
   });
 
   it('retries an idempotent call with doubling backoff from the injected clock', async () => {
     const clock = fakeClock();
-    const { client } = setup(server, listening.url, { clock, retry: { retries: 3, baseDelayMs: 400 } });
+    const { client } = setup(listening.url, { clock, retry: { retries: 3, baseDelayMs: 400 } });
     await client.register();
     faults.push(503, 502, 500);
     expect(await client.getUpdateDescriptor('psp_firmware')).toBeNull();
@@ -197,10 +228,12 @@ describe('client behaviour against the server', () => {
     const clock = fakeClock();
     const s = createCloudServer({
       intercept: ({ route, count }) =>
-        route === 'firmwareDescriptor' && count === 1 ? new Response(null, { status: 429, headers: { 'retry-after': '7' } }) : undefined,
+        route === 'firmwareDescriptor' && count === 1
+          ? new Response(null, { status: 429, headers: { 'retry-after': '7' } })
+          : undefined,
     });
     const l = await s.listen();
-    const { client } = setup(s, l.url, { clock });
+    const { client } = setup(l.url, { clock });
     await client.register();
     await client.getUpdateDescriptor('psp_firmware');
     expect(clock.sleeps).toEqual([7000]);
@@ -210,13 +243,17 @@ describe('client behaviour against the server', () => {
 
   it('does not retry a non-idempotent call, except transcription start: once, after 100 ms', async () => {
     const clock = fakeClock();
-    const { client } = setup(server, listening.url, { clock });
+    const { client } = setup(listening.url, { clock });
     await client.register();
     faults.push(500);
-    await expect(client.startTranscription({ meetingId: 'x', language: 'en', mode: 0 })).resolves.toHaveProperty('task_id');
+    await expect(
+      client.startTranscription({ meetingId: 'x', language: 'en', mode: 0 }),
+    ).resolves.toHaveProperty('task_id');
     expect(clock.sleeps).toEqual([100]);
     faults.push(500, 500);
-    await expect(client.startTranscription({ meetingId: 'x', language: 'en', mode: 0 })).rejects.toMatchObject({
+    await expect(
+      client.startTranscription({ meetingId: 'x', language: 'en', mode: 0 }),
+    ).rejects.toMatchObject({
       code: 'CLOUD_HTTP',
     });
     expect(clock.sleeps).toEqual([100, 100]);
@@ -227,7 +264,7 @@ describe('client behaviour against the server', () => {
     const clock = fakeClock();
     const dead = await createCloudServer().listen();
     await dead.close();
-    const { client, credentials } = setup(server, dead.url, { clock, retry: { retries: 2 } });
+    const { client, credentials } = setup(dead.url, { clock, retry: { retries: 2 } });
     await credentials.writeEntry(DATABASE_ENTRY.deviceSecret, 'x');
     await credentials.writeEntry(DATABASE_ENTRY.salt, 'y');
     await expect(client.getUpdateDescriptor('psp_model')).rejects.toMatchObject({ code: 'CLOUD_NETWORK' });
@@ -240,11 +277,11 @@ describe('client behaviour against the server', () => {
     const s = createCloudServer();
     const l = await s.listen({ tls: { key: tls.key, cert: tls.cert } });
     try {
-      const strict = setup(s, l.url, { retry: { retries: 0 } }).client;
+      const strict = setup(l.url, { retry: { retries: 0 } }).client;
       await expect(strict.register()).rejects.toMatchObject({ code: 'CLOUD_NETWORK' });
       await strict.close();
       const log = recordingLogger();
-      const lax = setup(s, l.url, { tls: { rejectUnauthorized: false }, logger: log.logger }).client;
+      const lax = setup(l.url, { tls: { rejectUnauthorized: false }, logger: log.logger }).client;
       await lax.register();
       expect(log.lines.join('\n')).toMatch(/warn TLS certificate verification is disabled/);
       await lax.close();
@@ -256,19 +293,25 @@ describe('client behaviour against the server', () => {
 
   it('adopts the server time when its clock is off, or reports CLOUD_CLOCK_SKEW when told not to', async () => {
     const skewed = fakeClock(Date.now() - 3600_000);
-    const strict = setup(server, listening.url, { clock: skewed, syncClockFromServer: false }).client;
-    await expect(strict.register()).rejects.toMatchObject({ code: 'CLOUD_CLOCK_SKEW', details: { serverCode: 'TIMESTAMP_SKEW' } });
+    const strict = setup(listening.url, { clock: skewed, syncClockFromServer: false }).client;
+    await expect(strict.register()).rejects.toMatchObject({
+      code: 'CLOUD_CLOCK_SKEW',
+      details: { serverCode: 'TIMESTAMP_SKEW' },
+    });
     await strict.close();
-    const syncing = setup(server, listening.url, { clock: skewed }).client;
+    const syncing = setup(listening.url, { clock: skewed }).client;
     await syncing.register();
     expect(Math.abs(syncing.clockOffsetMs - 3600_000)).toBeLessThan(5000);
     await syncing.close();
   });
 
   it('rejects a wrong factory secret', async () => {
-    const s = createCloudServer({ devices: [{ serial: 'PSP0001', secret: 'right' }], openRegistration: false });
+    const s = createCloudServer({
+      devices: [{ serial: 'PSP0001', secret: 'right' }],
+      openRegistration: false,
+    });
     const l = await s.listen();
-    const { client } = setup(s, l.url);
+    const { client } = setup(l.url);
     const err = await client.register().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CloudError);
     // the server verifies the signature with the factory secret it knows: a different one is a mismatch

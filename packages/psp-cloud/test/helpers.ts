@@ -25,13 +25,58 @@ export function fakeClock(startMs = Date.now()): Clock & { sleeps: number[]; adv
 export function makeTlsFixture(): { ca: string; key: string; cert: string; remove(): void } {
   const dir = tempDir('psp-cloud-tls-');
   const run = (args: string[]) => execFileSync('openssl', args, { cwd: dir.path, stdio: 'pipe' });
-  run(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'ca.key',
-    '-out', 'ca.pem', '-days', '2', '-subj', '/CN=waved test CA']);
-  run(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'srv.key', '-out',
-    'srv.csr', '-subj', '/CN=127.0.0.1']);
-  fs.writeFileSync(dir.join('ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n');
-  run(['x509', '-req', '-in', 'srv.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'srv.pem',
-    '-days', '2', '-extfile', 'ext.cnf']);
+  run([
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=waved test CA',
+  ]);
+  run([
+    'req',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    'srv.key',
+    '-out',
+    'srv.csr',
+    '-subj',
+    '/CN=127.0.0.1',
+  ]);
+  fs.writeFileSync(
+    dir.join('ext.cnf'),
+    'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n',
+  );
+  run([
+    'x509',
+    '-req',
+    '-in',
+    'srv.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'srv.pem',
+    '-days',
+    '2',
+    '-extfile',
+    'ext.cnf',
+  ]);
   const read = (f: string) => fs.readFileSync(dir.join(f), 'utf8');
   return { ca: read('ca.pem'), key: read('srv.key'), cert: read('srv.pem'), remove: dir.remove };
 }
@@ -42,5 +87,56 @@ export function recordingLogger(): { lines: string[]; logger: Required<import('.
   const rec = (level: string) => (message: string, fields?: Record<string, unknown>) => {
     lines.push(`${level} ${message} ${fields ? JSON.stringify(fields) : ''}`);
   };
-  return { lines, logger: { debug: rec('debug'), info: rec('info'), warn: rec('warn'), error: rec('error') } };
+  return {
+    lines,
+    logger: { debug: rec('debug'), info: rec('info'), warn: rec('warn'), error: rec('error') },
+  };
+}
+
+/** A clock whose sleeps wait until `advance` moves time past them. */
+export function manualClock(startMs = 1_700_000_000_000): Clock & {
+  advance(ms: number): Promise<void>;
+  readonly pending: number;
+} {
+  let now = startMs;
+  const timers: Array<{ at: number; resolve: () => void }> = [];
+  const settle = () => new Promise<void>((r) => setImmediate(r));
+  return {
+    now: () => now,
+    get pending() {
+      return timers.length;
+    },
+    sleep(ms, signal) {
+      return new Promise<void>((resolve, reject) => {
+        if (signal?.aborted) {
+          reject(signal.reason);
+          return;
+        }
+        const t = { at: now + ms, resolve };
+        timers.push(t);
+        signal?.addEventListener(
+          'abort',
+          () => {
+            timers.splice(timers.indexOf(t), 1);
+            reject(signal.reason);
+          },
+          { once: true },
+        );
+      });
+    },
+    async advance(ms) {
+      const target = now + ms;
+      for (;;) {
+        await settle();
+        timers.sort((a, b) => a.at - b.at);
+        const next = timers[0];
+        if (!next || next.at > target) break;
+        timers.shift();
+        now = next.at;
+        next.resolve();
+      }
+      now = target;
+      for (let i = 0; i < 5; i++) await settle();
+    },
+  };
 }

@@ -54,8 +54,22 @@ describe('key container (dilute_encryption_key)', () => {
   it.each([
     ['CLOUD_KEY_CONTAINER_SIZE', new Uint8Array(1023)],
     ['CLOUD_KEY_CONTAINER_SIZE', new Uint8Array(1025)],
-    ['CLOUD_KEY_CONTAINER_MAGIC', (() => { const c = specContainer(key, fill); c[0x3ff] = 0x21; return c; })()],
-    ['CLOUD_KEY_CONTAINER_MARKER', (() => { const c = specContainer(key, fill); c[0x121 + 2] = 0; return c; })()],
+    [
+      'CLOUD_KEY_CONTAINER_MAGIC',
+      (() => {
+        const c = specContainer(key, fill);
+        c[0x3ff] = 0x21;
+        return c;
+      })(),
+    ],
+    [
+      'CLOUD_KEY_CONTAINER_MARKER',
+      (() => {
+        const c = specContainer(key, fill);
+        c[0x121 + 2] = 0;
+        return c;
+      })(),
+    ],
   ] as const)('refuses with %s', (code, bytes) => {
     expect(() => decodeKeyContainer(bytes)).toThrow(expect.objectContaining({ code }));
   });
@@ -86,7 +100,10 @@ describe('log encryption key', () => {
   const macs = (table: Record<string, string>) => (iface: string) => table[iface];
 
   it('uses eth0 first', async () => {
-    const r = await deriveLogKey({ readMac: macs({ eth0: '02:AA:bb:cc:dd:01', wlan0: '02:00:00:00:00:02' }), timestamp: 1700000000 });
+    const r = await deriveLogKey({
+      readMac: macs({ eth0: '02:AA:bb:cc:dd:01', wlan0: '02:00:00:00:00:02' }),
+      timestamp: 1700000000,
+    });
     expect(r.source).toBe('eth0');
     expect(Buffer.from(r.key).toString('hex')).toBe(sha('02:aa:bb:cc:dd:011700000000'));
   });
@@ -95,7 +112,10 @@ describe('log encryption key', () => {
     const w = await deriveLogKey({ readMac: macs({ wlan0: '02:00:00:00:00:02' }), timestamp: 1700000001.9 });
     expect(w.source).toBe('wlan0');
     expect(Buffer.from(w.key).toString('hex')).toBe(sha('02:00:00:00:00:021700000001'));
-    const d = await deriveLogKey({ readMac: macs({ eth0: '00:00:00:00:00:00', wlan0: 'garbage' }), timestamp: 5 });
+    const d = await deriveLogKey({
+      readMac: macs({ eth0: '00:00:00:00:00:00', wlan0: 'garbage' }),
+      timestamp: 5,
+    });
     expect(d.source).toBe('default-device');
     expect(Buffer.from(d.key).toString('hex')).toBe(sha('default-device5'));
   });

@@ -54,7 +54,9 @@ describe('region and environment', () => {
         });
         await client.register();
         await client.getUpdateDescriptor('psp_firmware').catch(() => undefined);
-        await client.sendTelemetry({ app_id: 10000022, user_unique_id: 'S1', open_udid: 'x', events: [] }).catch(() => undefined);
+        await client
+          .sendTelemetry({ app_id: 10000022, user_unique_id: 'S1', open_udid: 'x', events: [] })
+          .catch(() => undefined);
         const region = regionForCountry(country);
         const env = flag === 1 ? 'test' : 'production';
         const hosts = DEFAULT_BASE_URLS[env][region];
@@ -76,10 +78,15 @@ describe('region and environment', () => {
 
 describe('route table', () => {
   it('keeps the paths the spec shows', () => {
-    expect(DEFAULT_ROUTES.firmwareDescriptor).toMatchObject({ method: 'GET', path: '/app/v1/common/upgrade/psp_firmware' });
+    expect(DEFAULT_ROUTES.firmwareDescriptor).toMatchObject({
+      method: 'GET',
+      path: '/app/v1/common/upgrade/psp_firmware',
+    });
     expect(DEFAULT_ROUTES.modelDescriptor.path).toBe('/app/v1/common/upgrade/psp_model');
     expect(DEFAULT_ROUTES.passwordSendCode.path).toBe('/summary/service/device/password/recover/sendcode');
-    expect(DEFAULT_ROUTES.passwordVerifyCode.path).toBe('/summary/service/device/password/recover/verifycode');
+    expect(DEFAULT_ROUTES.passwordVerifyCode.path).toBe(
+      '/summary/service/device/password/recover/verifycode',
+    );
   });
 
   it('one override moves a route on both the client and the server', async () => {

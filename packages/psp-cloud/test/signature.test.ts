@@ -68,7 +68,9 @@ describe('published signature test vectors', () => {
     beforeAll(async () => {
       const server = createCloudServer({
         clock: { now: () => clockAt.now() },
-        devices: [{ serial: 'PSP0001', secret: 'factory-secret-0001', deviceSecret: DEVICE_SECRET, salt: SALT }],
+        devices: [
+          { serial: 'PSP0001', secret: 'factory-secret-0001', deviceSecret: DEVICE_SECRET, salt: SALT },
+        ],
         openRegistration: false,
       });
       listening = await server.listen();
@@ -91,7 +93,9 @@ describe('published signature test vectors', () => {
       const text = await res.text();
       // the signature passed: anything but a signature rejection (token routes then ask for a token)
       const code = text ? (JSON.parse(text) as { error?: { code?: string } }).error?.code : undefined;
-      expect(['SIGNATURE_MISSING', 'SIGNATURE_MISMATCH', 'TIMESTAMP_SKEW', 'NONCE_REPLAY']).not.toContain(code);
+      expect(['SIGNATURE_MISSING', 'SIGNATURE_MISMATCH', 'TIMESTAMP_SKEW', 'NONCE_REPLAY']).not.toContain(
+        code,
+      );
       expect(res.status === 401 ? code : 'accepted').toMatch(/^(accepted|TOKEN_MISSING)$/);
     });
 
@@ -112,7 +116,14 @@ describe('published signature test vectors', () => {
       const body = (await res.json()) as { error: { code: string; canonical: string } };
       expect(body.error.code).toBe('SIGNATURE_MISMATCH');
       expect(body.error.canonical).toBe(
-        [v.method, v.pathAndQuery, v.timestamp, 'differentnonceab', '[salt]', sha256Hex(v.body.replace('started', 'stopped'))].join('\n'),
+        [
+          v.method,
+          v.pathAndQuery,
+          v.timestamp,
+          'differentnonceab',
+          '[salt]',
+          sha256Hex(v.body.replace('started', 'stopped')),
+        ].join('\n'),
       );
       expect(body.error.canonical).not.toContain(SALT);
     });
@@ -128,7 +139,13 @@ describe('verification rules', () => {
     'x-signature': v.signature,
     ...over,
   });
-  const base = { method: v.method, pathAndQuery: v.pathAndQuery, bodySha256: v.bodySha256, deviceSecret: DEVICE_SECRET, salt: SALT };
+  const base = {
+    method: v.method,
+    pathAndQuery: v.pathAndQuery,
+    bodySha256: v.bodySha256,
+    deviceSecret: DEVICE_SECRET,
+    salt: SALT,
+  };
 
   it('accepts up to 300 s of skew either way and rejects beyond', () => {
     for (const d of [-300, 0, 300]) {
@@ -144,10 +161,17 @@ describe('verification rules', () => {
 
   it('rejects a replayed nonce but records only verified requests', () => {
     const nonces = createNonceCache();
-    const forged = verifySignature({ ...base, headers: headers({ 'x-signature': '0'.repeat(64) }), nowSeconds: v.timestamp, nonces });
+    const forged = verifySignature({
+      ...base,
+      headers: headers({ 'x-signature': '0'.repeat(64) }),
+      nowSeconds: v.timestamp,
+      nonces,
+    });
     expect(forged).toMatchObject({ ok: false, code: 'SIGNATURE_MISMATCH' });
     expect(verifySignature({ ...base, headers: headers(), nowSeconds: v.timestamp, nonces }).ok).toBe(true);
-    expect(verifySignature({ ...base, headers: headers(), nowSeconds: v.timestamp + 1, nonces })).toMatchObject({
+    expect(
+      verifySignature({ ...base, headers: headers(), nowSeconds: v.timestamp + 1, nonces }),
+    ).toMatchObject({
       ok: false,
       code: 'NONCE_REPLAY',
     });
@@ -161,7 +185,13 @@ describe('verification rules', () => {
       { 'x-timestamp': '17e8' },
       { 'x-signature': 'zz'.repeat(32) },
     ]) {
-      expect(verifySignature({ ...base, headers: headers(h as Record<string, string>), nowSeconds: v.timestamp })).toMatchObject({
+      expect(
+        verifySignature({
+          ...base,
+          headers: headers(h as unknown as Record<string, string>),
+          nowSeconds: v.timestamp,
+        }),
+      ).toMatchObject({
         ok: false,
         code: 'SIGNATURE_MISSING',
       });
@@ -243,7 +273,14 @@ describe('verification rules', () => {
   });
 
   it('redacts only the salt line', () => {
-    const c = canonicalString({ method: 'get', pathAndQuery: '/x', timestamp: 1, nonce: 'n', salt: 'SECRET', bodySha256: 'h' });
+    const c = canonicalString({
+      method: 'get',
+      pathAndQuery: '/x',
+      timestamp: 1,
+      nonce: 'n',
+      salt: 'SECRET',
+      bodySha256: 'h',
+    });
     expect(c).toBe('GET\n/x\n1\nn\nSECRET\nh');
     expect(redactCanonical(c)).toBe('GET\n/x\n1\nn\n[salt]\nh');
   });
@@ -261,7 +298,12 @@ describe('a signature mismatch seen from the client', () => {
   it('reports both canonical strings (salt redacted) in the error', async () => {
     const credentials = createMemoryCredentialStore({ serial: 'PSPX', registrationSecret: 'f' });
     const clock = fakeClock();
-    const client = createCloudClient({ baseUrl: listening.url, credentials, clock, random: () => new Uint8Array(32).fill(3) });
+    const client = createCloudClient({
+      baseUrl: listening.url,
+      credentials,
+      clock,
+      random: () => new Uint8Array(32).fill(3),
+    });
     await client.register();
     const salt = (await credentials.readEntry(DATABASE_ENTRY.salt))!;
     await credentials.writeEntry(DATABASE_ENTRY.deviceSecret, 'not-the-secret-the-server-knows');
@@ -285,5 +327,10 @@ describe('a signature mismatch seen from the client', () => {
 });
 
 it('SIGNATURE_HEADERS are the design.md names', () => {
-  expect(Object.values(SIGNATURE_HEADERS)).toEqual(['x-device-serial', 'x-timestamp', 'x-nonce', 'x-signature']);
+  expect(Object.values(SIGNATURE_HEADERS)).toEqual([
+    'x-device-serial',
+    'x-timestamp',
+    'x-nonce',
+    'x-signature',
+  ]);
 });
