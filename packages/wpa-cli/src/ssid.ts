@@ -5,6 +5,14 @@ export const SSID_MAX_BYTES = 32;
 
 const HEX = /^[0-9a-fA-F]{2}$/;
 
+/** 0..15 for an ASCII hex digit's char code, -1 for anything else (NaN included). */
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  if (c >= 0x41 && c <= 0x46) return c - 0x37;
+  return -1;
+}
+
 /**
  * Turns an SSID as wpa_supplicant prints it (`list_networks`, `scan_results`, `status`: its
  * `printf_encode`, src/utils/common.c) back into the exact bytes.
@@ -57,11 +65,12 @@ export function decodeSsid(text: string): Buffer {
           out.push(0x09);
           break;
         case 'x': {
-          const hh = text.slice(i + 2, i + 4);
-          if (!HEX.test(hh)) {
+          const hi = hexValue(text.charCodeAt(i + 2));
+          const lo = hexValue(text.charCodeAt(i + 3));
+          if (hi < 0 || lo < 0) {
             throw new WifiError('WPA_CLI_PARSE', `encoded SSID has '\\x' without two hex digits at ${i}`);
           }
-          out.push(Number.parseInt(hh, 16));
+          out.push((hi << 4) | lo);
           i += 2;
           break;
         }
@@ -137,8 +146,12 @@ function utf8At(b: Uint8Array, i: number): { cp: number; len: number } | undefin
 // Characters that would hide, reorder or break the text: controls, format characters (bidi
 // overrides...), private use, unassigned, line/paragraph separators. ZWNJ/ZWJ stay, emoji need them.
 const HIDDEN = /^[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}]$/u;
-const hiddenChar = (cp: number) => cp !== 0x200c && cp !== 0x200d && HIDDEN.test(String.fromCodePoint(cp));
-const hexByte = (v: number) => `\\x${v.toString(16).padStart(2, '0')}`;
+const hiddenChar = (cp: number) =>
+  cp < 0x20 ||
+  cp === 0x7f ||
+  (cp > 0x7f && cp !== 0x200c && cp !== 0x200d && HIDDEN.test(String.fromCodePoint(cp)));
+const HEX_BYTE = Array.from({ length: 256 }, (_, v) => `\\x${v.toString(16).padStart(2, '0')}`);
+const hexByte = (v: number) => HEX_BYTE[v]!;
 
 /**
  * A display form of SSID bytes that never loses or invents a byte: well-formed, visible UTF-8 is

@@ -52,6 +52,13 @@ describe('runCommand (the real runner)', () => {
     expect(sleeper).toBeGreaterThan(0);
     expect(Date.now() - started).toBeLessThan(3000);
   });
+
+  it('kills a program that floods stdout past 1 MiB instead of buffering it all', async () => {
+    const r = await runCommand('sh', ['-c', 'exec head -c 8000000 /dev/zero'], { timeoutMs: 5000 });
+    expect(r.code).toBeNull();
+    expect(r.signal).toBe('SIGKILL');
+    expect(r.stdout.length).toBeLessThanOrEqual(1024 * 1024);
+  });
 });
 
 describe('a wedged wpa_cli', () => {
