@@ -7,7 +7,6 @@ export type DhcpErrorCode =
   | 'DHCP_ENCODE_FIELD'
   | 'DHCP_ENCODE_BUFFER'
   | 'DHCP_CONFIG'
-  | 'DHCP_POOL_EXHAUSTED'
   | 'DHCP_BIND'
   | 'DHCP_INTERFACE'
   | 'DHCP_STORE'
