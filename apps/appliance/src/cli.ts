@@ -52,6 +52,9 @@ waved start:
   --gateway <ip>          AP address (default 192.168.2.1)
   --portal-port <n>       portal port (default 80)
   --run-dir <dir>         pid files (default /run/waved)
+  --setup-on-start        open the setup network at start (a device with no saved network)
+  --association-timeout <ms>  Failed after this long without association (default 30000)
+  --scan-wait <ms>        wait between scan and scan_results (default 3000)
 `;
 
 export const SIM_NETWORKS: SimNetwork[] = [
@@ -106,6 +109,9 @@ function parse(argv: string[]) {
       gateway: { type: 'string' },
       'portal-port': { type: 'string' },
       'run-dir': { type: 'string' },
+      'setup-on-start': { type: 'boolean' },
+      'association-timeout': { type: 'string' },
+      'scan-wait': { type: 'string' },
     },
   });
 }
@@ -184,7 +190,9 @@ interface Runtime {
   setClock?: (date: Date) => Promise<void>;
   ntpPort?: number;
   logger: ReturnType<typeof createLogger>;
-  timing?: { finishDelayMs?: number };
+  timing?: { finishDelayMs?: number; associationTimeoutMs?: number };
+  /** Send OpenWifiProvisioning once, at the first start. */
+  openOnStart?: boolean;
 }
 
 /**
@@ -221,6 +229,7 @@ async function runLoop(rt: Runtime, stopSignal: Promise<void>): Promise<void> {
         restart?.();
       },
     });
+    if (rt.openOnStart && initialState === undefined) rt.bus.send({ type: 'OpenWifiProvisioning' });
     if (pendingWebhookTest) {
       pendingWebhookTest = false;
       void runWebhookSetupTest(app.current(), logger);
@@ -385,7 +394,13 @@ async function start(values: ReturnType<typeof parse>['values'], common: Common,
     ...(values['hostapd-driver'] ? { hostapdDriver: values['hostapd-driver'] } : {}),
     ...(values['run-dir'] ? { runDir: values['run-dir'] } : {}),
   });
-  const station = createWpaStation({ iface, ctrlDir, configPath: wpaConfig, logger });
+  const station = createWpaStation({
+    iface,
+    ctrlDir,
+    configPath: wpaConfig,
+    logger,
+    scanWaitMs: int(values['scan-wait'], 'scan-wait', 3000),
+  });
   await radio.startStation().catch((error) => logger.error('could not start wpa_supplicant:', error));
   const bus = new StateBus();
   const screens = createScreens({ bus });
@@ -404,6 +419,8 @@ async function start(values: ReturnType<typeof parse>['values'], common: Common,
       gateway: portalPort === 80 ? gateway : `${gateway}:${portalPort}`,
       setClock: createRunnerClock(runCommand),
       logger: log,
+      timing: { associationTimeoutMs: int(values['association-timeout'], 'association-timeout', 30_000) },
+      ...(values['setup-on-start'] ? { openOnStart: true } : {}),
     },
     stop,
   );
