@@ -1,4 +1,6 @@
-import { needs } from '@waved/test-lab';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { needs, tempDir } from '@waved/test-lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bytesUploadSource,
@@ -7,6 +9,7 @@ import {
   createCloudClient,
   createMemoryCredentialStore,
   DATABASE_ENTRY,
+  fileUploadSource,
   KEY_STORE_SLOT,
   TRANSCRIPTION_MODE,
 } from '../src/index.js';
@@ -114,7 +117,7 @@ for (const transport of ['http', 'https'] as const) {
         });
         expect(stale.status).toBe(200);
         const all = Buffer.from(await stale.arrayBuffer());
-        expect(require('node:crypto').createHash('md5').update(all).digest('hex')).toBe(d.file_md5);
+        expect(crypto.createHash('md5').update(all).digest('hex')).toBe(d.file_md5);
       } finally {
         await dispatcher.close();
       }
@@ -303,6 +306,54 @@ describe('client behaviour against the server', () => {
     await syncing.register();
     expect(Math.abs(syncing.clockOffsetMs - 3600_000)).toBeLessThan(5000);
     await syncing.close();
+  });
+
+  it('times out a request that takes longer than timeoutMs (CLOUD_TIMEOUT)', async () => {
+    const s = createCloudServer({
+      intercept: async ({ route }) => {
+        if (route !== 'register') return undefined;
+        await new Promise((r) => setTimeout(r, 1500));
+        return new Response('{}');
+      },
+    });
+    const l = await s.listen();
+    const { client } = setup(l.url, { timeoutMs: 150 });
+    const started = Date.now();
+    await expect(client.register()).rejects.toMatchObject({ code: 'CLOUD_TIMEOUT' });
+    expect(Date.now() - started).toBeLessThan(1400);
+    await client.close();
+    await l.close();
+  });
+
+  it('streams a file from disk with fileUploadSource, re-opening it for a retried attempt', async () => {
+    const dir = tempDir('psp-cloud-upload-');
+    const data = crypto.randomBytes(1_000_000);
+    fs.writeFileSync(dir.join('rec.opus'), data);
+    let attempts = 0;
+    const s = createCloudServer({
+      intercept: ({ route }) => {
+        if (route !== 'meetingUpload') return undefined;
+        attempts++;
+        return attempts === 1 ? new Response(null, { status: 503 }) : undefined;
+      },
+    });
+    const l = await s.listen();
+    const clock = fakeClock();
+    const { client } = setup(l.url, { clock });
+    try {
+      await client.register();
+      const source = await fileUploadSource(dir.join('rec.opus'));
+      expect(source.sha256).toBe(crypto.createHash('sha256').update(data).digest('hex'));
+      const r = await client.uploadMeetingFile({ meetingId: 'm 1', fileName: 'rec.opus', source });
+      expect(r).toEqual({ file_id: 'm 1/rec.opus', size: data.length, sha256: source.sha256 });
+      expect(attempts).toBe(2);
+      expect(clock.sleeps).toEqual([500]);
+      expect(Buffer.from(s.uploads()[0]!.data).equals(data)).toBe(true);
+    } finally {
+      await client.close();
+      await l.close();
+      dir.remove();
+    }
   });
 
   it('rejects a wrong factory secret', async () => {
