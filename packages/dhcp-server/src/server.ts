@@ -62,21 +62,19 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
   let lazy: NodeJS.Timeout | undefined;
   const storeDelayMs = options.storeDelayMs ?? 1000;
 
+  // One callback for every send (no closure per packet on the hot path).
+  function sent(error: Error | null): void {
+    if (!error) return;
+    machine.count('sendErrors');
+    const t = now();
+    if (t - lastSendErrorLog > 10_000) {
+      lastSendErrorLog = t;
+      log?.error('DHCP reply could not be sent', { code: (error as NodeJS.ErrnoException).code });
+    }
+  }
+
   function send(bytes: Buffer, toPort: number, address: string): void {
-    const s = socket;
-    if (!s) return;
-    s.send(bytes, toPort, address, (error) => {
-      if (!error) return;
-      machine.count('sendErrors');
-      const t = now();
-      if (t - lastSendErrorLog > 10_000) {
-        lastSendErrorLog = t;
-        log?.error('DHCP reply could not be sent', {
-          to: address,
-          code: (error as NodeJS.ErrnoException).code,
-        });
-      }
-    });
+    socket?.send(bytes, toPort, address, sent);
   }
 
   function flush(): void {
