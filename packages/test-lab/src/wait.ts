@@ -30,20 +30,21 @@ export async function waitFor<T>(
 }
 
 /** Waits until a path exists (a unix socket, a pid file). */
-export function waitForPath(path: string, timeoutMs = 10_000): Promise<true> {
-  return waitFor(
+export async function waitForPath(path: string, timeoutMs = 10_000): Promise<true> {
+  await waitFor(
     () =>
       fs.stat(path).then(
-        () => true as const,
-        () => false as const,
+        () => true,
+        () => false,
       ),
     { timeoutMs, what: path },
   );
+  return true;
 }
 
 /** Waits until a TCP port accepts connections. */
-export function waitForTcp(port: number, host = '127.0.0.1', timeoutMs = 10_000): Promise<true> {
-  return waitFor(
+export async function waitForTcp(port: number, host = '127.0.0.1', timeoutMs = 10_000): Promise<true> {
+  await waitFor(
     () =>
       new Promise<boolean>((resolve) => {
         const s = net.connect({ port, host });
@@ -54,7 +55,8 @@ export function waitForTcp(port: number, host = '127.0.0.1', timeoutMs = 10_000)
         s.once('error', () => resolve(false));
       }),
     { timeoutMs, what: `tcp ${host}:${port}` },
-  ) as Promise<true>;
+  );
+  return true;
 }
 
 /** Reads a pid file once it is written and non-empty. */
