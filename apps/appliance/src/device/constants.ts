@@ -1,0 +1,21 @@
+/** Spec B4: the vendor application's hard-coded constants, in one place. */
+export const CLIENT_VERSION = 'PSP_0.3.19';
+export const USER_AGENT = 'PSP_DEVICE';
+export const ANALYTICS_APP_ID = '10000022';
+export const PID_FILE = '/tmp/pspapp.pid';
+export const POWER_ON_FLAG_FILE = '/tmp/power_on_report.txt';
+export const PHONE_BOOK_PATH = '/tmp/PHONE_BOOK.bin';
+export const ANALYTICS_DB_DIR = '/data/common_settings/finder/finder_sdk_dir';
+export const APP_STATION_CONFIG_PATH = '/tmp/wpa_supplicant.conf';
+export const FALLBACK_REGION = 'EU';
+export const CRASH_REASON = 'pspapp crash';
+/** `/mnt/udisk/misc/data/<system_dir>/software.swu` */
+export function firmwarePackagePath(systemDir: string): string {
+  if (!/^[A-Za-z0-9._-]+$/.test(systemDir) || systemDir === '.' || systemDir === '..') {
+    throw new Error(`system_dir must be a single path segment, got ${JSON.stringify(systemDir)}`);
+  }
+  return `/mnt/udisk/misc/data/${systemDir}/software.swu`;
+}
+/** Spec Events B: transcription mode values reported by telemetry. */
+export const TRANSCRIPTION_MODES = { record_transcribe: 0, only_transcribe: 1, other_transcribe: 2 } as const;
+export type TranscriptionMode = keyof typeof TRANSCRIPTION_MODES;
