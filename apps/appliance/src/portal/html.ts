@@ -141,6 +141,8 @@ export interface FormView {
   errors?: Record<string, string>;
   /** Seconds left in the setup session, when known. */
   remaining?: number | null;
+  /** The network of the last connection attempt (named in a failure). */
+  target?: string | null;
 }
 
 function describedBy(
@@ -277,14 +279,18 @@ export function failureText(state: Extract<ProvisioningState, { state: 'Failed' 
 }
 
 /** The banner that tells the phone user what the device is doing. Empty while the form is waiting. */
-export function statusBanner(state: ProvisioningState, withRetryLink: boolean): string {
+export function statusBanner(
+  state: ProvisioningState,
+  withRetryLink: boolean,
+  target?: string | null,
+): string {
   switch (state.state) {
     case 'Connecting':
       return `<div class="banner" role="status"><strong>Connecting to “${visible(state.ssid)}”…</strong><p>Watch the device screen. This phone leaves the setup network now.</p></div>`;
     case 'Connected':
       return `<div class="banner good" role="status"><strong>Connected to “${visible(state.ssid)}”.</strong><p>Setup is complete. You can close this page.</p></div>`;
     case 'Failed':
-      return `<div class="banner bad" role="alert"><strong>Could not connect.</strong><p>${escapeHtml(failureText(state))}</p>${withRetryLink ? '<p><a href="/#wifi">Try again</a></p>' : ''}</div>`;
+      return `<div class="banner bad" role="alert"><strong>Could not connect${target ? ` to “${visible(target)}”` : ''}.</strong><p>${escapeHtml(failureText(state))}</p>${withRetryLink ? '<p><a href="/#wifi">Try again</a></p>' : ''}</div>`;
     case 'Scanning':
       return '<div class="banner" role="status"><strong>Looking for networks…</strong></div>';
     default:
@@ -338,7 +344,7 @@ export function renderForm(view: FormView): string {
     .join('\n');
   const body = `<h1>Set up ${visible(view.apSsid)}</h1>
 <p class="lead">Choose the Wi-Fi network the device should join, then check its settings.</p>${remaining}
-${statusBanner(view.state, false)}${summary}
+${statusBanner(view.state, false, view.target)}${summary}
 <form method="post" action="/save-connect" accept-charset="utf-8" novalidate>
 <input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
 ${renderWifi(view)}

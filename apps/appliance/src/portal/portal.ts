@@ -149,6 +149,19 @@ export function createPortal(options: PortalOptions): Portal {
   const home = `http://${gateway}/`;
   const gatewayHost = gateway.replace(/:\d+$/, '').toLowerCase();
   const app = new H3();
+  /** The network of the last attempt: named on failure and chosen again in the form. */
+  let target: { ssid: string; hidden: boolean } | null = null;
+  const offState = bus.on('ProvisioningState', (state) => {
+    if (state.state === 'Idle') target = null;
+  });
+
+  /** After a failure the form comes back with the same network chosen (the password is typed again). */
+  function retryValues(s: PortalSession): Record<string, string> | undefined {
+    if (s.state.state !== 'Failed' || !target) return undefined;
+    return target.hidden
+      ? { 'wifi.ssid': '', 'wifi.hidden_ssid': target.ssid }
+      : { 'wifi.ssid': target.ssid };
+  }
 
   function remaining(s: PortalSession): number | null {
     return s.expiresAt === undefined ? null : Math.max(0, (s.expiresAt - now()) / 1000);
@@ -198,6 +211,8 @@ export function createPortal(options: PortalOptions): Portal {
         state: s.state,
         settings: settings.current(),
         remaining: remaining(s),
+        target: target?.ssid ?? null,
+        ...(retryValues(s) ? { values: retryValues(s) } : {}),
       }),
     );
   });
@@ -220,7 +235,7 @@ export function createPortal(options: PortalOptions): Portal {
     if (!s) return notActive(request);
     const st = s.state;
     const banner =
-      statusBanner(st, true) ||
+      statusBanner(st, true, target?.ssid) ||
       '<div class="banner" role="status"><strong>Waiting for your settings.</strong><p><a href="/">Open the form</a></p></div>';
     const settled = st.state === 'Connected' || st.state === 'Failed' || st.state === 'ApActive';
     return htmlResponse(
@@ -314,6 +329,7 @@ export function createPortal(options: PortalOptions): Portal {
       );
     }
     logger.info(`portal: settings saved through ${route}`);
+    if (connect) target = { ssid: connect.ssid, hidden: connect.hidden };
     bus.send(connect ? { type: 'SettingsSaved', connect } : { type: 'SettingsSaved' });
     if (json) return jsonResponse(200, { ok: true });
     if (connect) {
@@ -371,6 +387,7 @@ export function createPortal(options: PortalOptions): Portal {
         url: `http://${shown}:${address.port}/`,
         close: () =>
           new Promise<void>((resolve) => {
+            offState();
             server.close(() => resolve());
             server.closeAllConnections();
           }),

@@ -271,7 +271,7 @@ export function createScreens(options: ScreensOptions): Screens {
         progress = 'Looking for networks…';
         break;
       case 'ApActive':
-        progress = 'Scan the code with your phone camera, or join the network below and open the address.';
+        progress = 'Scan the code with your phone camera, or join the network above and open the address.';
         break;
       case 'Connecting':
         progress = `Connecting to ${state.ssid}…`;

@@ -398,6 +398,26 @@ describe('status', () => {
     expect(json).toMatchObject({ state: 'Failed', reason: 'wrong-password' });
   });
 
+  it('after a failed attempt the form names the network and has it chosen again (Try again in the same session)', async () => {
+    expect((await post('/save-connect', urlencoded(validFields()))).status).toBe(200);
+    h.setState({ state: 'Connecting', ssid: 'Home <5G>' });
+    h.setState({ state: 'Failed', reason: 'network-not-found', message: 'not found' });
+    const form = await (await fetch(h.url)).text();
+    expect(form).toContain('Could not connect to “Home &lt;5G&gt;”.');
+    expect(form).toContain('The network was not found.');
+    expect(form).toMatch(/value="Home &lt;5G&gt;" checked/);
+    expect(form).not.toContain('correct horse battery');
+    h.commands.length = 0;
+    const again = await post(
+      '/save-connect',
+      urlencoded(validFields({ 'wifi.passphrase': 'the right one' })),
+    );
+    expect(again.status).toBe(200);
+    expect(h.commands).toEqual([
+      { type: 'SettingsSaved', connect: { ssid: 'Home <5G>', passphrase: 'the right one', hidden: false } },
+    ]);
+  });
+
   it('refreshes itself while connecting, and the JSON never carries the AP passphrase', async () => {
     const active = await (
       await fetch(new URL('/status', h.url), { headers: { accept: 'application/json' } })

@@ -1,0 +1,48 @@
+import { expect, it } from 'vitest';
+
+it('the portal, settings and screens modules export exactly their public API', async () => {
+  expect(Object.keys(await import('../../src/portal/index.js')).sort()).toMatchInlineSnapshot(`
+    [
+      "MAX_BODY_BYTES",
+      "createPortal",
+      "csrfMatches",
+      "escapeHtml",
+      "networksForForm",
+      "parseFormBody",
+      "readConnect",
+      "readLimitedBody",
+    ]
+  `);
+  expect(Object.keys(await import('../../src/settings/index.js')).sort()).toMatchInlineSnapshot(`
+    [
+      "DEFAULT_SETTINGS",
+      "FIELDS",
+      "GROUP_TITLES",
+      "LANGUAGES",
+      "SECRET_FIELDS",
+      "countries",
+      "createSettingsStore",
+      "defaultSettings",
+      "isCountryCode",
+      "isHostName",
+      "isWebhookUrl",
+      "silentLogger",
+      "timeZones",
+      "validateSettings",
+    ]
+  `);
+  expect(Object.keys(await import('../../src/screens/index.js')).sort()).toMatchInlineSnapshot(`
+    [
+      "SETUP_SESSION_SECONDS",
+      "createScreenPage",
+      "createScreens",
+      "describeStatus",
+      "escapeWifiQrValue",
+      "formatCountdown",
+      "formatWifiQr",
+      "renderQrText",
+      "renderTerminal",
+      "viewForWeb",
+    ]
+  `);
+});
