@@ -1,7 +1,10 @@
 // 4-way exchanges (DORA) per second at 0 % drops: perfdhcp against @waved/dhcp-server and against
-// dnsmasq --no-ping, on the same namespace pair, in one run. Rates are stepped up; at each rate both
-// servers run in turn (alternating who goes first) on a fresh pool, and a server's figure is the
-// highest rate it held with no DISCOVER or REQUEST dropped. Needs root, perfdhcp (kea-admin), dnsmasq.
+// dnsmasq --no-ping, on the same namespace pair, in one run. Two pairings: leases in memory (ours
+// without a store, dnsmasq --leasefile-ro) and leases on disk (ours with createFileLeaseStore,
+// dnsmasq with its lease file, which it rewrites and fsyncs on every change). Rates are stepped up;
+// at each rate every server runs in turn (rotating who goes first) on a fresh pool, and a server's
+// figure is the highest rate it held with no DISCOVER or REQUEST dropped (one retry, since a
+// neighbour's burst on a shared machine can drop a packet). Needs root, perfdhcp (kea-admin), dnsmasq.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -11,11 +14,11 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_DHCP_SECONDS ?? 5);
-const RATES = (process.env.BENCH_DHCP_RATES ?? '500,1000,1500,2000,2500,3000,4000,5000,6000')
+const RATES = (process.env.BENCH_DHCP_RATES ?? '250,500,1000,1500,2000,2500,3000,4000,5000,6000,8000')
   .split(',')
   .map(Number);
 const CLIENTS = Number(process.env.BENCH_DHCP_CLIENTS ?? 100); // perfdhcp -R: distinct MACs (pool holds 151)
-const STORE = process.env.BENCH_DHCP_STORE === '1'; // our server with its lease file, like dnsmasq's
+const MODES = (process.env.BENCH_DHCP_MODES ?? 'memory,file').split(',');
 
 function have(program) {
   try {
@@ -91,50 +94,63 @@ function stop(child) {
   });
 }
 
-const servers = {
-  ours: async () => {
-    const store = STORE ? [path.join(dir, `ours-${Date.now()}.json`)] : [];
-    return start(
-      'ip',
-      ['netns', 'exec', AP, process.execPath, path.join(here, 'server.mjs'), 'ap0', ...store],
-      (o) => o.includes('ready'),
-    );
-  },
-  dnsmasq: async () => {
-    const leases = path.join(dir, `dnsmasq-${Date.now()}.leases`);
-    const s = await start(
-      'ip',
-      [
-        'netns',
-        'exec',
-        AP,
-        'dnsmasq',
-        '--keep-in-foreground',
-        '--conf-file=/dev/null',
-        '--port=0',
-        '--interface=ap0',
-        '--bind-interfaces',
-        '--dhcp-range=192.168.2.50,192.168.2.200,12h',
-        `--dhcp-leasefile=${leases}`,
-        '--dhcp-authoritative',
-        '--no-ping',
-        '--dhcp-option=option:dns-server,192.168.2.1',
-        '--dhcp-option=114,"http://192.168.2.1/"',
-        '--user=root',
-        '--log-facility=/dev/null',
-      ],
-      () => true,
-    );
-    await new Promise((r) => setTimeout(r, 100));
-    // dnsmasq has no readiness line in the foreground without logging: wait for its socket
-    for (let i = 0; i < 100; i++) {
-      const ss = run('ip', ['netns', 'exec', AP, 'ss', '-lunp']);
-      if (/:67\b[\s\S]*dnsmasq/.test(ss)) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    return s;
-  },
-};
+async function startOurs(withStore) {
+  const store = withStore ? [path.join(dir, `ours-${Date.now()}.json`)] : [];
+  return start(
+    'ip',
+    ['netns', 'exec', AP, process.execPath, path.join(here, 'server.mjs'), 'ap0', ...store],
+    (o) => o.includes('ready'),
+  );
+}
+
+async function startDnsmasq(withFile) {
+  const leases = withFile
+    ? [`--dhcp-leasefile=${path.join(dir, `dnsmasq-${Date.now()}.leases`)}`]
+    : ['--leasefile-ro'];
+  const s = await start(
+    'ip',
+    [
+      'netns',
+      'exec',
+      AP,
+      'dnsmasq',
+      '--keep-in-foreground',
+      '--conf-file=/dev/null',
+      '--port=0',
+      '--interface=ap0',
+      '--bind-interfaces',
+      '--dhcp-range=192.168.2.50,192.168.2.200,12h',
+      ...leases,
+      '--dhcp-authoritative',
+      '--no-ping',
+      '--dhcp-option=option:dns-server,192.168.2.1',
+      '--dhcp-option=114,"http://192.168.2.1/"',
+      '--user=root',
+      '--log-facility=/dev/null',
+    ],
+    () => true,
+  );
+  // no readiness line without logging: wait for its socket on :67
+  for (let i = 0; i < 100; i++) {
+    if (/:67\b[\s\S]*dnsmasq/.test(run('ip', ['netns', 'exec', AP, 'ss', '-lunp']))) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return s;
+}
+
+const servers = {};
+if (MODES.includes('memory')) {
+  servers.ours = () => startOurs(false);
+  servers['dnsmasq --leasefile-ro'] = () => startDnsmasq(false);
+}
+if (MODES.includes('file')) {
+  servers['ours + lease file'] = () => startOurs(true);
+  servers['dnsmasq + lease file'] = () => startDnsmasq(true);
+}
+const pairs = [
+  ['in memory', 'ours', 'dnsmasq --leasefile-ro'],
+  ['lease file', 'ours + lease file', 'dnsmasq + lease file'],
+].filter(([, a, b]) => servers[a] && servers[b]);
 
 function perfdhcp(rate) {
   // perfdhcp exits with 3 when packets were dropped; its report is on stdout either way.
@@ -173,21 +189,23 @@ function perfdhcp(rate) {
   };
 }
 
-const best = { ours: null, dnsmasq: null };
-const alive = { ours: true, dnsmasq: true };
+const names = Object.keys(servers);
+const best = Object.fromEntries(names.map((n) => [n, null]));
+const alive = Object.fromEntries(names.map((n) => [n, true]));
+const width = Math.max(...names.map((n) => n.length));
 const fmt = (r) =>
   `${r.rate.toFixed(0).padStart(5)} DORA/s  drops ${String(r.dropsDO).padStart(4)}/${String(r.dropsRA).padEnd(4)}  avg delay ${r.delayDO.toFixed(2)}/${r.delayRA.toFixed(2)} ms`;
 
 console.log(
-  `perfdhcp -R ${CLIENTS} -p ${SECONDS} per rate; pool 192.168.2.50-200; ours ${STORE ? 'with' : 'without'} a lease file; dnsmasq --no-ping with its lease file`,
+  `perfdhcp -4 -R ${CLIENTS} -p ${SECONDS} at each -r; pool 192.168.2.50-200 (151); dnsmasq --no-ping`,
 );
 let turn = 0;
 for (const target of RATES) {
-  if (!alive.ours && !alive.dnsmasq) break;
-  const order = turn++ % 2 === 0 ? ['ours', 'dnsmasq'] : ['dnsmasq', 'ours'];
+  if (!names.some((n) => alive[n])) break;
+  const order = names.map((_, i) => names[(i + turn) % names.length]);
+  turn++;
   for (const name of order) {
     if (!alive[name]) continue;
-    // A drop can be a neighbour's burst on a shared machine: a rate counts as lost after two tries.
     let result;
     for (let attempt = 0; attempt < 2; attempt++) {
       const server = await servers[name]();
@@ -200,19 +218,23 @@ for (const target of RATES) {
     }
     const clean = result.dropsDO === 0 && result.dropsRA === 0 && result.rate >= target * 0.95;
     console.log(
-      `  -r ${String(target).padStart(5)}  ${name.padEnd(7)}  ${fmt(result)}  ${clean ? 'ok' : 'DROPS'}`,
+      `  -r ${String(target).padStart(5)}  ${name.padEnd(width)}  ${fmt(result)}  ${clean ? 'ok' : 'DROPS'}`,
     );
     if (clean) best[name] = result;
     else alive[name] = false;
   }
 }
 
-const figure = (r) => (r ? r.rate : 0);
-console.log(
-  `\nDORA/s at 0 % drops:  ours ${figure(best.ours).toFixed(0)}  dnsmasq ${figure(best.dnsmasq).toFixed(0)}  ratio ours/dnsmasq ${(figure(best.ours) / Math.max(1, figure(best.dnsmasq))).toFixed(2)}x`,
-);
-if (alive.ours && alive.dnsmasq)
-  console.log(`(both held the highest rate tried, ${RATES.at(-1)}/s: raise BENCH_DHCP_RATES)`);
+const figure = (n) => (best[n] ? best[n].rate : 0);
+console.log('\n4-way exchanges/s at 0 % drops:');
+for (const [label, a, b] of pairs) {
+  const ratio =
+    figure(b) > 0 ? `${(figure(a) / figure(b)).toFixed(2)}x` : 'n/a (dnsmasq dropped at every rate)';
+  const capped = alive[a] && alive[b] ? ` (both held the top rate ${RATES.at(-1)}/s)` : '';
+  console.log(
+    `  ${label.padEnd(10)}  ours ${figure(a).toFixed(0).padStart(5)}  dnsmasq ${figure(b).toFixed(0).padStart(5)}  ratio ${ratio}${capped}`,
+  );
+}
 console.log(
   `machine: ${os.cpus().length} cores, load average ${os
     .loadavg()

@@ -28,7 +28,7 @@ export interface DhcpMachineOptions {
   netmask: string;
   /** First and last address handed out (inclusive), e.g. `['192.168.2.50', '192.168.2.200']`. */
   range: readonly [string, string] | { start: string; end: string };
-  /** Option 51, seconds (default 43200 = 12 h). T1 (58) and T2 (59) are 0.5 and 0.875 of it. */
+  /** Option 51, seconds (default 43200 = 12 h, at least 10). T1 (58) and T2 (59) are 0.5 and 0.875 of it. */
   leaseSeconds?: number;
   /** Option 3: one address or a list. */
   router?: string | readonly string[];
@@ -119,10 +119,10 @@ function ipList(addrs: readonly number[]): Uint8Array {
   return out;
 }
 
-function positiveInt(value: number | undefined, fallback: number, what: string, max = 0xffffffff): number {
+function positiveInt(value: number | undefined, fallback: number, what: string, max = 0xffffffff, min = 1): number {
   const v = value ?? fallback;
-  if (!Number.isInteger(v) || v < 1 || v > max) {
-    throw new DhcpError('DHCP_CONFIG', `${what} must be an integer from 1 to ${max}, got ${value}`);
+  if (!Number.isInteger(v) || v < min || v > max) {
+    throw new DhcpError('DHCP_CONFIG', `${what} must be an integer from ${min} to ${max}, got ${value}`);
   }
   return v;
 }
@@ -174,7 +174,8 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
     );
   }
   if (last - first + 1 > 1 << 20) throw new DhcpError('DHCP_CONFIG', 'range is larger than 2^20 addresses');
-  const leaseSeconds = positiveInt(options.leaseSeconds, 43200, 'leaseSeconds');
+  // RFC 2131 §4.4.5: T1 < T2 < lease, which the 0.5 / 0.875 split keeps from 10 s up.
+  const leaseSeconds = positiveInt(options.leaseSeconds, 43200, 'leaseSeconds', 0xffffffff, 10);
   const offerMs = positiveInt(options.offerSeconds, 60, 'offerSeconds', 86400) * 1000;
   const declineMs = positiveInt(options.declineSeconds, 600, 'declineSeconds', 86400 * 30) * 1000;
   const serverPort = positiveInt(options.serverPort, 67, 'serverPort', 65535);

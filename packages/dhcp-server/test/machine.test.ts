@@ -370,6 +370,7 @@ describe('configuration', () => {
     [{ range: ['192.168.2.60', '192.168.2.50'] }],
     [{ range: ['192.168.2.0', '192.168.2.10'] }],
     [{ leaseSeconds: 0 }],
+    [{ leaseSeconds: 9 }],
     [{ router: 'gateway' }],
     [{ captivePortalUri: 'http://a b/' }],
     [{ options: { 53: 'x' } }],
