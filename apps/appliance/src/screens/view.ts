@@ -197,7 +197,13 @@ export function createScreens(options: ScreensOptions): Screens {
 
   const offs = [
     bus.on('command', (command) => {
-      if (command.type === 'OpenWifiProvisioning' && !starting) startSession();
+      // A session opened by another part of the device (CLI, a button) starts its countdown too.
+      if (
+        command.type === 'OpenWifiProvisioning' &&
+        !starting &&
+        (state.state === 'Idle' || state.state === 'Connected')
+      )
+        startSession();
     }),
     bus.on('ConnectionDetails', (d) => {
       details = d;
@@ -346,7 +352,10 @@ export function createScreens(options: ScreensOptions): Screens {
         break;
       case 'try-again':
         if (current.screen === 'setup' && current.actions.includes('Try again')) {
-          startSession();
+          // After a failed connect the setup network is back and the same session (and its 300 s)
+          // goes on; only when the setup network itself failed does a new session start.
+          const sameSession = ap !== null && state.state === 'Failed' && state.reason !== 'ap-failed';
+          if (!sameSession) startSession();
           bus.send({ type: 'OpenWifiProvisioning' });
         }
         break;

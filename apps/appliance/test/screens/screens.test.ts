@@ -197,6 +197,21 @@ describe('Set up Wi-Fi', () => {
     commands.length = 0;
     screens.press('try-again');
     expect(commands).toEqual([{ type: 'OpenWifiProvisioning' }]);
+    // The setup network is still up: the same session and its countdown go on.
+    bus.publish('ProvisioningState', AP);
+    expect(setup()).toMatchObject({ phase: 'ApActive', countdown: '3:20', qr: expect.any(String) });
+  });
+
+  it('Try again after the setup network itself failed starts a new session and countdown', () => {
+    open();
+    clock.advance(30_000);
+    bus.publish('ProvisioningState', { state: 'Failed', reason: 'ap-failed', message: 'hostapd exited' });
+    expect(setup()).toMatchObject({
+      error: 'The setup network could not start.',
+      qr: null,
+      countdown: '4:30',
+    });
+    screens.press('try-again');
     expect(setup().countdown).toBe('5:00');
   });
 
