@@ -39,6 +39,14 @@ function freePort() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// CPU time (user + system) a process has used, in seconds, from /proc/<pid>/stat (fields 14, 15).
+const TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+function cpuSeconds(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
+}
+
 async function startDnsmasq(dir) {
   const port = await freePort();
   const pidFile = path.join(dir, 'dnsmasq.pid');
@@ -59,6 +67,7 @@ async function startDnsmasq(dir) {
   const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
   return {
     port,
+    pid,
     async stop() {
       try {
         process.kill(pid, 'SIGTERM');
@@ -94,6 +103,7 @@ async function startOurs() {
   if (!out.includes('\n')) throw new Error(`our server did not start: ${err}`);
   return {
     port: JSON.parse(out).port,
+    pid: child.pid,
     async stop() {
       child.kill('SIGTERM');
       await exited;
@@ -151,11 +161,13 @@ try {
     for (const who of order) {
       const server = await starters[who]();
       await sleep(200);
+      const cpu0 = cpuSeconds(server.pid);
       const r = await dnsperf(server.port);
+      r.cpuUsPerQuery = ((cpuSeconds(server.pid) - cpu0) / r.sent) * 1e6;
       const stats = await server.stop();
       results[who].push(r);
       console.log(
-        `round ${round + 1} ${who.padEnd(7)} ${fmt(r.qps)} q/s  lost ${r.lost}/${r.sent}  avg latency ${r.latencyMs.toFixed(2)} ms  ${r.codes}`,
+        `round ${round + 1} ${who.padEnd(7)} ${fmt(r.qps)} q/s  lost ${r.lost}/${r.sent}  avg latency ${r.latencyMs.toFixed(2)} ms  server CPU ${r.cpuUsPerQuery.toFixed(1)} µs/query  ${r.codes}`,
       );
       if (who === 'ours' && stats) {
         const s = JSON.parse(stats);
@@ -179,4 +191,8 @@ console.log(
 console.log(
   `median ours ${fmt(median(results.ours))} q/s  dnsmasq ${fmt(median(results.dnsmasq))} q/s  ratio ours/dnsmasq ${(median(results.ours) / median(results.dnsmasq)).toFixed(2)}x`,
 );
+const cpu = (xs) => Math.min(...xs.map((r) => r.cpuUsPerQuery));
 console.log(`lost queries: ours ${lost(results.ours)}, dnsmasq ${lost(results.dnsmasq)}`);
+console.log(
+  `server CPU per query (best round, independent of other load): ours ${cpu(results.ours).toFixed(1)} µs, dnsmasq ${cpu(results.dnsmasq).toFixed(1)} µs`,
+);

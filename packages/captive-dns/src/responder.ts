@@ -197,7 +197,8 @@ export function createCaptiveDnsResponder(options: CaptiveDnsResponderOptions): 
 
     const out = Buffer.allocUnsafe(truncate ? qEnd + (q.edns ? OPT_BYTES : 0) : size);
     // Header and question copied byte for byte: ID, and the name with its 0x20 mixed case.
-    out.set(query.length === qEnd ? query : query.subarray(0, qEnd), 0);
+    if (Buffer.isBuffer(query)) query.copy(out, 0, 0, qEnd);
+    else out.set(query.subarray(0, qEnd), 0);
     let rcode: number = RCODE.NOERROR;
     let aa = 0x04;
     switch (outcome) {

@@ -51,6 +51,8 @@ export interface CaptiveDnsStats extends CaptiveDnsCounters {
   tcpRejected: number;
   tcpIdleClosed: number;
   tcpOpen: number;
+  /** Datagrams from source port 0 (spoofed or broken), dropped: there is nowhere to reply. */
+  sourcePortZero: number;
   /** Exceptions caught in a handler (expected to stay 0). */
   handlerErrors: number;
   /** Errors reported by a socket (send failures, resets). */
@@ -131,6 +133,7 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
     tcpAccepted: 0,
     tcpRejected: 0,
     tcpIdleClosed: 0,
+    sourcePortZero: 0,
     handlerErrors: 0,
     socketErrors: 0,
   };
@@ -156,6 +159,10 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
   function onUdpMessage(this: dgram.Socket, msg: Buffer, rinfo: dgram.RemoteInfo): void {
     try {
       s.udpQueries++;
+      if (rinfo.port === 0) {
+        s.sourcePortZero++; // cannot be answered: port 0 is not a destination
+        return;
+      }
       if (limiter !== null && !limiter.allow(rinfo.address)) {
         s.rateLimited++;
         return;
