@@ -60,7 +60,7 @@ export const CAPTIVE_DNS_POLICY: readonly PolicyRow[] = [
   },
   {
     query: 'QR=1 (a response, possibly reflected)',
-    reply: 'nothing (counted)',
+    reply: 'nothing (counted as responsesDropped)',
     outcome: 'drop',
     rfc: 'RFC 1035 §4.1.1',
   },
@@ -84,8 +84,8 @@ export const CAPTIVE_DNS_POLICY: readonly PolicyRow[] = [
   },
   { query: 'QCLASS other than IN or ANY', reply: 'REFUSED', outcome: 'refused', rfc: 'RFC 1035 §3.2.4' },
   {
-    query: `${DOH_CANARY}, any type`,
-    reply: 'NXDOMAIN, AA, SOA in authority',
+    query: `${DOH_CANARY}, any type, any case`,
+    reply: 'NXDOMAIN, AA, SOA in authority (Firefox then turns DNS-over-HTTPS off)',
     outcome: 'nxdomain',
     rfc: 'RFC 2308 §2.1',
   },

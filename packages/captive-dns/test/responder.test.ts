@@ -277,3 +277,22 @@ describe('size limits', () => {
     expect(reply[2]! & 0x02).toBe(0); // no TC
   });
 });
+
+describe('documentation', () => {
+  it('the README policy table is the exported table, row for row', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+    const rows = readme
+      .split('\n')
+      .filter((l) => l.startsWith('| '))
+      .map((l) =>
+        l
+          .split('|')
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
+    const start = rows.findIndex((r) => r[0] === 'query' && r[2] === 'why');
+    const table = rows.slice(start + 2, start + 2 + CAPTIVE_DNS_POLICY.length);
+    expect(table).toEqual(CAPTIVE_DNS_POLICY.map((r) => [r.query, r.reply, r.rfc]));
+  });
+});

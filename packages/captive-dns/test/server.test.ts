@@ -126,6 +126,18 @@ describe('lifecycle', () => {
     await expect(second.listen()).rejects.toMatchObject({ code: 'CAPTIVE_DNS_LISTEN' });
   });
 
+  it('logs where it listens, and nothing per query', async () => {
+    const lines: [string, string, Record<string, unknown> | undefined][] = [];
+    const logger = {
+      info: (m: string, d?: Record<string, unknown>) => lines.push(['info', m, d]),
+      warn: (m: string, d?: Record<string, unknown>) => lines.push(['warn', m, d]),
+      error: (m: string, d?: Record<string, unknown>) => lines.push(['error', m, d]),
+    };
+    const { port } = await start({ logger });
+    await udpExchange(port, [query('quiet.test'), Buffer.alloc(3)]);
+    expect(lines).toEqual([['info', 'captive-dns: listening', { address: '127.0.0.1', port, tcp: true }]]);
+  });
+
   it('close() stops answering and can be called twice', async () => {
     const { server, port } = await start();
     await server.close();
