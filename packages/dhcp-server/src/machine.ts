@@ -119,7 +119,13 @@ function ipList(addrs: readonly number[]): Uint8Array {
   return out;
 }
 
-function positiveInt(value: number | undefined, fallback: number, what: string, max = 0xffffffff, min = 1): number {
+function positiveInt(
+  value: number | undefined,
+  fallback: number,
+  what: string,
+  max = 0xffffffff,
+  min = 1,
+): number {
   const v = value ?? fallback;
   if (!Number.isInteger(v) || v < min || v > max) {
     throw new DhcpError('DHCP_CONFIG', `${what} must be an integer from ${min} to ${max}, got ${value}`);
@@ -472,6 +478,12 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
         return undefined;
       }
       const type = typeOption[0]!;
+      // One subnet is served: a relay on another network is not ours to answer (§4.3.1 picks the
+      // pool by giaddr).
+      if (req.giaddr !== 0 && !inSubnet(req.giaddr)) {
+        counters.ignored++;
+        return undefined;
+      }
       if (req.hlen === 0 && !req.options.has(Option.CLIENT_ID)) {
         counters.ignored++;
         return undefined;

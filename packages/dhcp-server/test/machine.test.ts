@@ -313,6 +313,12 @@ describe('RFC 2131 §4.1 reply addressing', () => {
     expect(formatIpv4(nak.address)).toBe('192.168.2.254');
   });
 
+  it('ignores a relay on another network (its pool is not ours)', () => {
+    const s = setup();
+    expect(s.send({ type: 'DISCOVER', giaddr: '10.1.2.1' })).toBeUndefined();
+    expect(s.m.stats(s.now()).ignored).toBe(1);
+  });
+
   it('without relay, ciaddr or broadcast bit: broadcast (no ARP cache to unicast to an unconfigured client)', () => {
     expect(setup().send({ type: 'DISCOVER', flags: 0 })!.address).toBe(BCAST);
   });
