@@ -78,6 +78,8 @@ export interface DhcpStats {
   /** INIT-REBOOT requests from clients we have no record of (RFC 2131 §4.3.2: stay silent). */
   unknownClient: number;
   sendErrors: number;
+  /** Lease store writes that failed (the replies went out regardless). */
+  storeErrors: number;
   /** Exceptions caught in the socket handler (never rethrown). */
   handlerErrors: number;
   pool: { size: number; free: number; offered: number; bound: number; declined: number };
@@ -241,6 +243,7 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
     otherServer: 0,
     unknownClient: 0,
     sendErrors: 0,
+    storeErrors: 0,
     handlerErrors: 0,
   };
   let lastExhaustedLog = Number.NEGATIVE_INFINITY;

@@ -60,6 +60,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
   let saving: Promise<void> | undefined;
   let saveAgain = false;
   let lazy: NodeJS.Timeout | undefined;
+  let retryAt = 0;
   const storeDelayMs = options.storeDelayMs ?? 1000;
 
   // One callback for every send (no closure per packet on the hot path).
@@ -88,6 +89,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       return;
     }
     saving = (async () => {
+      let failed = false;
       do {
         saveAgain = false;
         const batch = held;
@@ -99,13 +101,17 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
           savedVersion = version;
           savedDurable = durable;
         } catch (error) {
-          // Availability first: the replies still go out; the failure is logged with its code.
+          // Availability first: the replies still go out, the failure is counted and logged, and the
+          // next attempt waits storeDelayMs (no retry storm against a full or broken disk).
+          failed = true;
+          retryAt = now() + storeDelayMs;
+          machine.count('storeErrors');
           log?.error('DHCP lease store write failed', {
             code: (error as { code?: string }).code ?? 'unknown',
           });
         }
         for (const r of batch) send(r.bytes, r.port, r.address);
-      } while (saveAgain || held.length > 0 || machine.durableVersion !== savedDurable);
+      } while (!failed && (saveAgain || held.length > 0 || machine.durableVersion !== savedDurable));
     })().finally(() => {
       saving = undefined;
       if (machine.version !== savedVersion && !lazy && !closing) lazy = setTimeout(flush, storeDelayMs);
@@ -131,7 +137,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       }
       if (store) {
         // Hand-overs are written at once (and their ACKs wait for it); renewals within storeDelayMs.
-        if (held.length > 0 || machine.durableVersion !== savedDurable) flush();
+        if ((held.length > 0 || machine.durableVersion !== savedDurable) && now() >= retryAt) flush();
         else if (machine.version !== savedVersion && !lazy && !saving) lazy = setTimeout(flush, storeDelayMs);
       }
     } catch (error) {

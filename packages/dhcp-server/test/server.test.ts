@@ -105,6 +105,23 @@ describe('createDhcpServer on a UDP socket', () => {
     expect(store.saved).toEqual([expect.objectContaining({ address: '127.0.0.2', state: 'bound' })]);
   });
 
+  it('a failing store is counted, does not hold replies back for long, and is not retried in a loop', async () => {
+    let calls = 0;
+    const store = {
+      load: () => [],
+      save: async () => {
+        calls++;
+        throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
+      },
+    };
+    const { server, send, next } = await setup({ store, storeDelayMs: 200 });
+    send(encodeMessage(request({ type: 'REQUEST', ciaddr: '127.0.0.2' })));
+    expect(typeOf((await next())!)).toBe(MessageType.ACK);
+    await new Promise((r) => setTimeout(r, 450));
+    expect(server.stats().storeErrors).toBeGreaterThanOrEqual(1);
+    expect(calls).toBeLessThanOrEqual(4); // one try, then at most one every storeDelayMs
+  });
+
   it('a restart with a file store hands out no duplicate (0600, atomic file)', async () => {
     const dir = tempDir('dhcp-store-');
     dirs.push(dir);
