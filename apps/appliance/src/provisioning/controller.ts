@@ -375,6 +375,11 @@ export function createProvisioningController(options: ProvisioningControllerOpti
           finish(() => reject(new ConnectFailure('wrong-password', FAILURE_TEXT['wrong-password'])));
         else if (event.type === 'not-found')
           finish(() => reject(new ConnectFailure('network-not-found', FAILURE_TEXT['network-not-found'])));
+        else if (event.type === 'connected' && !done) {
+          // Do not wait for the next poll step.
+          timers.clearTimeout(poller);
+          void poll();
+        }
       });
       const deadline = timers.setTimeout(
         () =>
@@ -384,7 +389,10 @@ export function createProvisioningController(options: ProvisioningControllerOpti
         associationTimeoutMs,
       );
       let poller: unknown;
+      let polling = false;
       const poll = async () => {
+        if (polling || done) return;
+        polling = true;
         try {
           const st = await station.status();
           if (st.state === 'COMPLETED' && st.ssid && (target === null || st.ssid === target)) {
@@ -394,8 +402,13 @@ export function createProvisioningController(options: ProvisioningControllerOpti
           }
         } catch (error) {
           log.debug('station status while connecting:', error);
+        } finally {
+          polling = false;
         }
-        if (!done) poller = timers.setTimeout(() => void poll(), pollMs);
+        if (!done) {
+          timers.clearTimeout(poller);
+          poller = timers.setTimeout(() => void poll(), pollMs);
+        }
       };
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
@@ -413,8 +426,10 @@ export function createProvisioningController(options: ProvisioningControllerOpti
         log.debug('station status while waiting for an address:', error);
       }
       if (waited >= until) throw new ConnectFailure('no-address', FAILURE_TEXT['no-address']);
-      await sleep(pollMs);
-      waited += pollMs;
+      // A lease usually takes well under a second: look more often than the association poll.
+      const step = Math.max(1, Math.min(pollMs, 250));
+      await sleep(step);
+      waited += step;
     }
   };
 

@@ -56,7 +56,7 @@ lab.describe('namespace lab: phone -> setup network -> form -> real wpa_supplica
         '#!/bin/sh',
         'case "$1" in',
         '  deconfig) ip -4 addr flush dev "$interface"; ip link set "$interface" up ;;',
-        '  bound|renew) ip -4 addr flush dev "$interface"; ip addr add "$ip/${mask:-24}" dev "$interface";',
+        '  bound|renew) ip -4 addr flush dev "$interface"; ip addr add "$ip/24" dev "$interface";',
         `    echo "$ip $router $dns $lease" > ${dir.join('lease.txt')} ;;`,
         'esac',
         'exit 0',
