@@ -181,20 +181,25 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
       const source = sock.remoteAddress ?? '';
       const decoder = createFrameDecoder();
       sock.setNoDelay(true);
-      sock.setTimeout(idleMs);
-      sock.on('timeout', () => {
+      // The idle timer restarts only when a whole query arrives, so a client trickling bytes of a
+      // frame that never completes (slowloris) is closed as well.
+      const idle = setTimeout(() => {
         s.tcpIdleClosed++;
         sock.destroy();
-      });
+      }, idleMs);
       sock.on('error', () => {
         s.socketErrors++;
       });
-      sock.on('close', () => connections.delete(sock));
+      sock.on('close', () => {
+        clearTimeout(idle);
+        connections.delete(sock);
+      });
       sock.on('drain', () => sock.resume());
       sock.on('data', (chunk: Buffer) => {
         try {
           for (const message of decoder.push(chunk)) {
             s.tcpQueries++;
+            idle.refresh();
             if (limiter !== null && !limiter.allow(source)) {
               s.rateLimited++;
               continue;

@@ -96,6 +96,30 @@ describe('TCP', () => {
     expect(server.stats().tcpIdleClosed).toBe(1);
   });
 
+  it('closes a connection that trickles bytes of a frame that never completes (slowloris)', async () => {
+    const { server, port } = await start({ tcp: { idleTimeoutMs: 200 } });
+    const c = await tcpClient(port);
+    c.socket.write(Buffer.from([0xff, 0xff]));
+    const drip = setInterval(() => c.socket.write(Buffer.from([0])), 40);
+    const t0 = Date.now();
+    await c.closed;
+    clearInterval(drip);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(server.stats().tcpIdleClosed).toBe(1);
+  });
+
+  it('keeps a connection that sends whole queries more often than the idle timeout', async () => {
+    const { server, port } = await start({ tcp: { idleTimeoutMs: 250 } });
+    const c = await tcpClient(port);
+    for (let id = 0; id < 5; id++) {
+      c.socket.write(frame(query('busy.test', 'A', { id })));
+      expect(answerOf((await c.replies(1))[0]!)[0]).toBe(id);
+      await new Promise((r) => setTimeout(r, 120));
+    }
+    expect(server.stats().tcpIdleClosed).toBe(0);
+    c.socket.destroy();
+  });
+
   it('refuses connections beyond the cap while serving the ones it holds', async () => {
     const { server, port } = await start({ tcp: { maxConnections: 2 } });
     const a = await tcpClient(port);
