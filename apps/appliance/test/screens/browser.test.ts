@@ -1,0 +1,69 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { needs } from '@waved/test-lab';
+import { toNodeHandler } from 'h3';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Command, StateBus } from '../../src/bus.js';
+import { createScreenPage, createScreens, type Screens } from '../../src/screens/index.js';
+
+const lab = needs({ peers: ['chromium'] });
+
+lab.describe('screen emulator in a real browser', () => {
+  let browser: Browser;
+  let server: http.Server;
+  let screens: Screens;
+  let base: string;
+  const bus = new StateBus();
+  const commands: Command[] = [];
+
+  beforeAll(async () => {
+    bus.on('command', (c) => commands.push(c));
+    screens = createScreens({ bus });
+    server = http.createServer(toNodeHandler(createScreenPage({ screens })));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--headless',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    screens?.close();
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  it('follows the bus live and turns button presses into commands', async () => {
+    const page = await browser.newPage({ viewport: { width: 420, height: 640 } });
+    await page.goto(base);
+    await page.getByRole('button', { name: 'Wi-Fi' }).click();
+    await page.getByRole('button', { name: 'Set up Wi-Fi' }).click();
+    await expect.poll(() => commands).toEqual([{ type: 'OpenWifiProvisioning' }]);
+    bus.publish('ProvisioningState', {
+      state: 'ApActive',
+      ssid: 'Device-3F2A',
+      passphrase: '4f9a01c7',
+      url: 'http://192.168.2.1/',
+    });
+    await page.locator('.qr svg').waitFor();
+    const text = await page.locator('#screen').textContent();
+    expect(text).toContain('Device-3F2A');
+    expect(text).toContain('4f9a01c7');
+    expect(text).toContain('192.168.2.1');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => commands.at(-1)).toEqual({ type: 'CancelProvisioning' });
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Wi-Fi');
+    await page.close();
+  });
+});
