@@ -13,7 +13,7 @@ export type BodyResult =
 export async function readLimitedBody(
   request: Request,
   limit = MAX_BODY_BYTES,
-): Promise<{ ok: true; body: Uint8Array } | { ok: false }> {
+): Promise<{ ok: true; body: Uint8Array } | { ok: false; aborted?: true }> {
   const declared = request.headers.get('content-length');
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) return { ok: false };
   if (!request.body) return { ok: true, body: new Uint8Array(0) };
@@ -21,7 +21,13 @@ export async function readLimitedBody(
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      return { ok: false, aborted: true };
+    }
+    const { done, value } = chunk;
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
@@ -57,7 +63,10 @@ export async function parseFormBody(request: Request, limit = MAX_BODY_BYTES): P
     };
   }
   const read = await readLimitedBody(request, limit);
-  if (!read.ok) return { ok: false, status: 413, message: `The form is larger than ${limit / 1024} KiB.` };
+  if (!read.ok) {
+    if (read.aborted) return { ok: false, status: 400, message: 'The form was not received completely.' };
+    return { ok: false, status: 413, message: `The form is larger than ${limit / 1024} KiB.` };
+  }
   const fields: Record<string, string> = Object.create(null);
   if (isUrlEncoded) {
     for (const [k, v] of new URLSearchParams(new TextDecoder().decode(read.body))) fields[k] = v;

@@ -111,3 +111,28 @@ describe('form rendering with hostile SSIDs and values', () => {
     );
   });
 });
+
+describe('a body that breaks off', () => {
+  it('is refused with 400, not thrown', async () => {
+    let sent = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (!sent) {
+          sent = true;
+          controller.enqueue(new TextEncoder().encode('csrf=abc&device.name=x'));
+        } else controller.error(new Error('connection reset'));
+      },
+    });
+    const req = new Request('http://192.168.2.1/save', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      duplex: 'half',
+    } as RequestInit);
+    expect(await parseFormBody(req)).toEqual({
+      ok: false,
+      status: 400,
+      message: 'The form was not received completely.',
+    });
+  });
+});
