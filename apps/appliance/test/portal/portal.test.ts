@@ -345,6 +345,21 @@ describe('POST success', () => {
     expect(readConfig().device?.name).toBe('Desk recorder');
   });
 
+  it('non-ASCII and special-character SSIDs arrive intact (urlencoded and multipart)', async () => {
+    const hidden = 'Ünïcødé ☕;,:"\\';
+    for (const body of [
+      urlencoded(validFields({ 'wifi.ssid': 'Büro 2.4' })),
+      multipart(validFields({ 'wifi.ssid': '', 'wifi.hidden_ssid': hidden })),
+    ]) {
+      const res = await post('/save-connect', body, { ...FORM, accept: 'application/json' });
+      expect(res.status).toBe(200);
+    }
+    expect(h.commands.map((c) => (c.type === 'SettingsSaved' ? c.connect : null))).toEqual([
+      { ssid: 'Büro 2.4', passphrase: 'correct horse battery', hidden: false },
+      { ssid: hidden, passphrase: 'correct horse battery', hidden: true },
+    ]);
+  });
+
   it('/save sends SettingsSaved without a network; booleans follow the hidden-field + checkbox pattern', async () => {
     const body = `${urlencoded(validFields({ 'audio.prompt_tones': 'false' }))}&audio.prompt_tones=true`;
     const res = await post('/save', body);
