@@ -60,7 +60,10 @@ export interface CaptiveDnsStats extends CaptiveDnsCounters {
 }
 
 export interface CaptiveDns {
-  /** Binds UDP (and TCP); resolves with the bound address and port. Rejects with CAPTIVE_DNS_LISTEN. */
+  /**
+   * Binds UDP (and TCP); resolves with the bound address and port. Rejects with CAPTIVE_DNS_LISTEN,
+   * after which listen() may be called again.
+   */
   listen(): Promise<{ address: string; port: number }>;
   /** Closes the sockets and every TCP connection. Safe to call more than once. */
   close(): Promise<void>;
@@ -313,7 +316,8 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
       log.info?.('captive-dns: listening', { address, port, tcp: tcpOptions !== null });
       return { address, port };
     }
-    state = 'closed';
+    // Nothing is bound: listen() may be tried again (say, once the AP address is configured).
+    if (state === 'listening') state = 'new';
     const reason = lastError instanceof Error ? lastError.message : String(lastError);
     throw new CaptiveDnsError(
       'CAPTIVE_DNS_LISTEN',

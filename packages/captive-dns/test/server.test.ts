@@ -147,7 +147,13 @@ describe('lifecycle', () => {
     const { server, port } = await start();
     await expect(server.listen()).rejects.toMatchObject({ code: 'CAPTIVE_DNS_STATE' });
     const second = createCaptiveDns({ answer: '192.168.2.1', port });
+    running.push(second);
     await expect(second.listen()).rejects.toMatchObject({ code: 'CAPTIVE_DNS_LISTEN' });
+    // Once the port is free, the same server can try again.
+    await server.close();
+    expect(await second.listen()).toEqual({ address: '127.0.0.1', port });
+    const [reply] = await udpExchange(port, [query('retry.test', 'A', { id: 3 })]);
+    expect(answerOf(reply!)).toEqual([3, ['192.168.2.1']]);
   });
 
   it('logs where it listens, and nothing per query', async () => {
