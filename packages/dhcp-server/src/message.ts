@@ -219,5 +219,5 @@ export function encodeMessage(message: DhcpMessage, buf?: Uint8Array, offset = 0
     }
   }
   out[i] = Option.END;
-  return out.subarray(o, o + length);
+  return buf === undefined ? out : out.subarray(o, o + length);
 }
