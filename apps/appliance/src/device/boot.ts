@@ -32,7 +32,7 @@ export async function beginRun(paths: BootPaths = {}, pid = process.pid): Promis
   const pidFile = paths.pidFile ?? PID_FILE;
   const flagFile = paths.powerOnFlagFile ?? POWER_ON_FLAG_FILE;
   const previous = await readOrNull(pidFile);
-  const crashed =
+  const crashed: BootReport['crashed'] =
     previous === null
       ? null
       : { reason: CRASH_REASON, previousPid: /^\d+$/.test(previous.trim()) ? Number(previous.trim()) : null };

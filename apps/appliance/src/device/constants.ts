@@ -18,4 +18,12 @@ export function firmwarePackagePath(systemDir: string): string {
 }
 /** Spec Events B: transcription mode values reported by telemetry. */
 export const TRANSCRIPTION_MODES = { record_transcribe: 0, only_transcribe: 1, other_transcribe: 2 } as const;
-export type TranscriptionMode = keyof typeof TRANSCRIPTION_MODES;
+export type TranscriptionModeName = keyof typeof TRANSCRIPTION_MODES;
+/** 0 record and transcribe, 1 transcribe only (no audio file is kept), 2 other (translation). */
+export type TranscriptionMode = (typeof TRANSCRIPTION_MODES)[TranscriptionModeName];
+
+/** Audio format of meeting recordings and of the ASR feed: `arecord -t raw -f S16_LE -r 16000 -c 1`. */
+export const AUDIO_FORMAT = { sampleRate: 16_000, channels: 1, bitsPerSample: 16 } as const;
+/** Bytes of one second of audio in AUDIO_FORMAT. */
+export const AUDIO_BYTES_PER_SECOND =
+  AUDIO_FORMAT.sampleRate * AUDIO_FORMAT.channels * (AUDIO_FORMAT.bitsPerSample / 8);

@@ -17,11 +17,15 @@ export class PcLinkError extends Error {
 }
 
 function checkKey(key: Uint8Array): void {
-  if (key.length !== 16) throw new PcLinkError('PCLINK_KEY_LENGTH', `PC Link key must be exactly 16 bytes, got ${key.length}`);
+  if (key.length !== 16)
+    throw new PcLinkError('PCLINK_KEY_LENGTH', `PC Link key must be exactly 16 bytes, got ${key.length}`);
 }
 function checkAligned(data: Uint8Array): void {
   if (data.length % 16 !== 0) {
-    throw new PcLinkError('PCLINK_BLOCK_ALIGNMENT', `PC Link frame must be a multiple of 16 bytes, got ${data.length}`);
+    throw new PcLinkError(
+      'PCLINK_BLOCK_ALIGNMENT',
+      `PC Link frame must be a multiple of 16 bytes, got ${data.length}`,
+    );
   }
 }
 
@@ -68,5 +72,7 @@ export function slaveVerifyDevPasswd(
   } catch {
     ok = false;
   }
-  return ok ? { result: 1, uiVerification: false } : { result: 0, uiVerification: false, reason: 'wrong-password' };
+  return ok
+    ? { result: 1, uiVerification: false }
+    : { result: 0, uiVerification: false, reason: 'wrong-password' };
 }

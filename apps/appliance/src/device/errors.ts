@@ -1,0 +1,26 @@
+/** Every way the device application (Area B glue) can fail. */
+export type DeviceErrorCode =
+  | 'DEVICE_OPTIONS'
+  | 'DEVICE_DATABASE'
+  | 'DEVICE_SESSION'
+  | 'DEVICE_RECORDING_STATE'
+  | 'DEVICE_RECORDING_IO'
+  | 'DEVICE_AUDIO'
+  | 'DEVICE_WAV'
+  | 'DEVICE_UPLOAD'
+  | 'DEVICE_TRANSCRIPTION'
+  | 'DEVICE_ASR_STATE'
+  | 'DEVICE_ASR_ENGINE'
+  | 'DEVICE_BT'
+  | 'DEVICE_OTA_BUSY';
+
+export class DeviceError extends Error {
+  override readonly name = 'DeviceError';
+  constructor(
+    readonly code: DeviceErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
