@@ -284,6 +284,8 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
     },
   };
   const radio = createSimRadio({ networks: SIM_NETWORKS, apServices, logger });
+  const simHostapdConfig = path.join(simDir, `waved-hostapd-${process.pid}.conf`);
+  process.once('exit', () => fs.rmSync(simHostapdConfig, { force: true }));
   const bus = new StateBus();
 
   let cloud: { url: string; close(): Promise<void> } | null = null;
@@ -333,7 +335,7 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
       station: radio,
       common,
       settingsPath,
-      hostapdConfigPath: path.join(simDir, `waved-hostapd-${process.pid}.conf`),
+      hostapdConfigPath: simHostapdConfig,
       portal: { host: '127.0.0.1', port },
       setupUrl: portalUrl,
       gateway: `127.0.0.1:${port}`,
@@ -367,7 +369,7 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
   await page?.close();
   await cloud?.close();
   radio.close();
-  fs.rmSync(path.join(simDir, `waved-hostapd-${process.pid}.conf`), { force: true });
+  fs.rmSync(simHostapdConfig, { force: true });
 }
 
 async function start(values: ReturnType<typeof parse>['values'], common: Common, stop: Promise<void>) {
@@ -394,6 +396,11 @@ async function start(values: ReturnType<typeof parse>['values'], common: Common,
     ...(values['hostapd-driver'] ? { hostapdDriver: values['hostapd-driver'] } : {}),
     ...(values['run-dir'] ? { runDir: values['run-dir'] } : {}),
   });
+  const hostapdConfigPath = values['hostapd-config'] ?? HOSTAPD_CONFIG_PATH;
+  // Boot always returns to station mode: a hostapd and its config left by a crash or power cut go first.
+  await radio.stopHostapd().catch((error) => logger.warn('could not stop a leftover hostapd:', error));
+  fs.rmSync(hostapdConfigPath, { force: true });
+  process.once('exit', () => fs.rmSync(hostapdConfigPath, { force: true }));
   const station = createWpaStation({
     iface,
     ctrlDir,
@@ -413,7 +420,7 @@ async function start(values: ReturnType<typeof parse>['values'], common: Common,
       station,
       common,
       settingsPath: values.config ?? '/etc/waved/config.toml',
-      hostapdConfigPath: values['hostapd-config'] ?? HOSTAPD_CONFIG_PATH,
+      hostapdConfigPath,
       portal: { host: gateway, port: portalPort },
       setupUrl,
       gateway: portalPort === 80 ? gateway : `${gateway}:${portalPort}`,
