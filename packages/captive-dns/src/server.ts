@@ -122,8 +122,15 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
   }
   const now = options.now ?? (() => performance.now());
   const rl = options.rateLimit;
-  if (rl && (!(rl.queriesPerSecond ?? 1) || (rl.burst ?? 1) < 1 || (rl.maxSources ?? 1) < 1)) {
-    throw new CaptiveDnsError('CAPTIVE_DNS_OPTIONS', 'rateLimit values must be positive');
+  const atLeast = (v: number | undefined, min: number) => v === undefined || v >= min; // false for NaN
+  if (
+    rl &&
+    !(atLeast(rl.queriesPerSecond, Number.MIN_VALUE) && atLeast(rl.burst, 1) && atLeast(rl.maxSources, 1))
+  ) {
+    throw new CaptiveDnsError(
+      'CAPTIVE_DNS_OPTIONS',
+      'rateLimit.queriesPerSecond must be positive, burst and maxSources at least 1',
+    );
   }
   const limiter: RateLimiter | null = rl === false ? null : createRateLimiter(rl ?? {}, now);
   const log = options.logger ?? {};

@@ -44,6 +44,9 @@ it.each([
   ['port 70000', { port: 70_000 }],
   ['a zero connection cap', { tcp: { maxConnections: 0 } }],
   ['a zero rate', { rateLimit: { queriesPerSecond: 0 } }],
+  ['a negative rate', { rateLimit: { queriesPerSecond: -5 } }],
+  ['a burst below one query', { rateLimit: { burst: 0.5 } }],
+  ['a NaN source cap', { rateLimit: { maxSources: Number.NaN } }],
 ])('createCaptiveDns refuses %s with CAPTIVE_DNS_OPTIONS', (_, extra) => {
   expect(() => createCaptiveDns({ answer: '192.168.2.1', ...extra })).toThrow(
     expect.objectContaining({ code: 'CAPTIVE_DNS_OPTIONS' }),
