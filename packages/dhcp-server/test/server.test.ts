@@ -1,7 +1,8 @@
 // The socket adapter on loopback (no root): hostile datagrams, unicast replies, the store.
 import dgram from 'node:dgram';
 import fs from 'node:fs';
-import { tempDir } from '@waved/test-lab';
+import { tempDir, waitFor } from '@waved/test-lab';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createDhcpServer,
@@ -84,6 +85,35 @@ describe('createDhcpServer on a UDP socket', () => {
     expect(stats.ignored).toBe(1);
     expect(stats.handlerErrors).toBe(0);
     expect(stats.inform).toBe(1);
+  });
+
+  it('survives a fuzzed stream of datagrams: every one is counted, no handler error', async () => {
+    const { server, send, replies } = await setup();
+    const seed = encodeMessage(request({ type: 'DISCOVER', params: [1, 3, 6, 114] }));
+    const samples = fc.sample(
+      fc.oneof(
+        fc.uint8Array({ maxLength: 600 }),
+        fc
+          .array(fc.tuple(fc.nat({ max: seed.length - 1 }), fc.integer({ min: 0, max: 255 })), {
+            maxLength: 20,
+          })
+          .map((edits) => {
+            const b = Buffer.from(seed);
+            for (const [at, v] of edits) b[at] = v;
+            return b;
+          }),
+      ),
+      { numRuns: 300, seed: 42 },
+    );
+    for (const b of samples) send(b);
+    send(encodeMessage(request({ type: 'INFORM', ciaddr: '127.0.0.2', xid: 7 })));
+    await waitFor(() => server.stats().received === samples.length + 1, { what: 'all datagrams handled' });
+    const st = server.stats();
+    expect(st.handlerErrors).toBe(0);
+    expect(st.malformed + st.ignored + st.discover + st.request + st.decline + st.release + st.inform).toBe(
+      st.received,
+    );
+    expect(await next()).toBeDefined();
   });
 
   it('sends an ACK for a new holder only after the store has saved it (group commit)', async () => {
