@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
 import path from 'node:path';
 import { type FsPort, fsyncDir, realFs, writeFileAtomic } from './atomic.js';
 import { OtaError } from './errors.js';
@@ -254,13 +253,21 @@ export function createDownloader(options: DownloaderOptions): Downloader {
     return h;
   }
 
-  function request(url: URL, extra: Record<string, string>, signal: AbortSignal | undefined, hops = 0) {
+  async function request(
+    url: URL,
+    extra: Record<string, string>,
+    signal: AbortSignal | undefined,
+    hops = 0,
+  ): Promise<Response> {
+    // Loaded on first use: the TLS stack costs memory that verify-only users need not pay.
+    const mod =
+      url.protocol === 'https:'
+        ? await import('node:https')
+        : url.protocol === 'http:'
+          ? await import('node:http')
+          : undefined;
+    if (!mod) throw new OtaError('OTA_OPTIONS', `unsupported URL scheme ${url.protocol}`);
     return new Promise<Response>((resolve, reject) => {
-      const mod = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : undefined;
-      if (!mod) {
-        reject(new OtaError('OTA_OPTIONS', `unsupported URL scheme ${url.protocol}`));
-        return;
-      }
       const req = mod.request(url, {
         method: 'GET',
         headers: { ...headers, ...extra },

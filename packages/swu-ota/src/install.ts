@@ -56,12 +56,9 @@ export interface Installer {
 }
 
 function errorLines(text: string): string {
-  return text
-    .split('\n')
-    .filter((l) => /ERROR|failed|Image invalid/i.test(l))
-    .slice(-3)
-    .join(' | ')
-    .slice(0, 500);
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const errors = lines.filter((l) => /ERROR|failed|Image invalid/i.test(l));
+  return (errors.length > 0 ? errors : lines).slice(-3).join(' | ').slice(0, 500);
 }
 
 export function createInstaller(options: InstallerOptions): Installer {

@@ -1,5 +1,5 @@
 import crypto, { type Hash } from 'node:crypto';
-import fs from 'node:fs';
+import fs from 'node:fs/promises';
 import { verifyCmsSignature } from './cms.js';
 import { type CpioFormat, createCpioParser } from './cpio.js';
 import { OtaError } from './errors.js';
@@ -60,6 +60,22 @@ export interface SwuReport {
 export type SwuSource = string | AsyncIterable<Uint8Array>;
 
 const MAX_SIG = 64 * 1024;
+const CHUNK = 512 * 1024;
+
+async function* readFile(file: string, pool: ArrayBuffer[], signal: AbortSignal | undefined) {
+  const fh = await fs.open(file, 'r');
+  try {
+    for (;;) {
+      signal?.throwIfAborted();
+      const buf = new Uint8Array(pool.pop() ?? new ArrayBuffer(CHUNK));
+      const { bytesRead } = await fh.read(buf, 0, CHUNK, null);
+      if (bytesRead === 0) return;
+      yield buf.subarray(0, bytesRead);
+    }
+  } finally {
+    await fh.close();
+  }
+}
 
 /**
  * Verifies a .swu package in one streaming pass with constant memory: cpio structure and crc,
@@ -75,12 +91,19 @@ export async function verifySwu(source: SwuSource, options: VerifySwuOptions = {
   const maxDescription = options.maxDescriptionSize ?? 1024 * 1024;
   const requireHashes = options.requireHashes ?? true;
   const ownStream = typeof source === 'string';
-  const input: AsyncIterable<Uint8Array> = ownStream
-    ? fs.createReadStream(source, { highWaterMark: 1024 * 1024, signal: options.signal })
-    : source;
+  // Reading a path uses a few reusable 1 MiB buffers that travel to the MD5 worker and back.
+  const pool: ArrayBuffer[] = [];
+  const input: AsyncIterable<Uint8Array> = ownStream ? readFile(source, pool, options.signal) : source;
+  const giveBack = (ab: ArrayBuffer) => {
+    if (ab.byteLength === CHUNK && pool.length < 8) pool.push(ab);
+  };
 
   const md5: Md5Stream | undefined =
-    expectedMd5 === undefined ? undefined : options.md5Worker === false ? createMd5() : createMd5Worker();
+    expectedMd5 === undefined
+      ? undefined
+      : options.md5Worker === false
+        ? createMd5(giveBack)
+        : createMd5Worker(giveBack);
 
   const entries: SwuEntry[] = [];
   const images: VerifiedArtifact[] = [];
@@ -223,7 +246,7 @@ export async function verifySwu(source: SwuSource, options: VerifySwuOptions = {
       if (md5) {
         const wait = md5.update(chunk, ownStream);
         if (wait) await wait;
-      }
+      } else if (ownStream) giveBack(chunk.buffer as ArrayBuffer);
     }
     if (failure === undefined) parser.end();
   } catch (error) {

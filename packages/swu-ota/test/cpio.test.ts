@@ -24,7 +24,8 @@ interface Seen {
 }
 
 /** A cheap comparable form (deep equality on Buffers is slow). */
-const key = (seen: Seen[]) => seen.map((e) => `${e.name}:${e.size}:${e.sum}:${e.data.toString('hex')}`).join('|');
+const key = (seen: Seen[]) =>
+  seen.map((e) => `${e.name}:${e.size}:${e.sum}:${e.data.toString('hex')}`).join('|');
 
 /** Parses `archive` fed in the given pieces; returns the entries or the thrown error. */
 function parse(pieces: Uint8Array[]): Seen[] {
@@ -65,7 +66,12 @@ const sample = [
 
 describe('cpio header codec', () => {
   it('round-trips a header into an external buffer at an offset', () => {
-    const h = cpioHeader('rootfs.img', 123456, { check: 0xdeadbeef, mode: 0o100600, mtime: 1_700_000_000, ino: 7 });
+    const h = cpioHeader('rootfs.img', 123456, {
+      check: 0xdeadbeef,
+      mode: 0o100600,
+      mtime: 1_700_000_000,
+      ino: 7,
+    });
     const len = cpioHeaderLength(h);
     expect(len % 4).toBe(0);
     const buf = Buffer.alloc(len + 9, 0xaa);
@@ -96,12 +102,20 @@ describe('cpio header codec', () => {
     ['a cut name', (b: Buffer) => b.subarray(0, CPIO_HEADER_SIZE + 2), 'OTA_CPIO_TRUNCATED'],
     ['a bad magic', (b: Buffer) => Buffer.concat([Buffer.from('070703'), b.subarray(6)]), 'OTA_CPIO_FORMAT'],
     ['odc', (b: Buffer) => Buffer.concat([Buffer.from('070707'), b.subarray(6)]), 'OTA_CPIO_FORMAT'],
-    ['a non-hex field', (b: Buffer) => Buffer.concat([b.subarray(0, 20), Buffer.from('g'), b.subarray(21)]), 'OTA_CPIO_FORMAT'],
-    ['a missing NUL', (b: Buffer) => {
-      const c = Buffer.from(b);
-      c[CPIO_HEADER_SIZE + 10] = 0x41;
-      return c;
-    }, 'OTA_CPIO_FORMAT'],
+    [
+      'a non-hex field',
+      (b: Buffer) => Buffer.concat([b.subarray(0, 20), Buffer.from('g'), b.subarray(21)]),
+      'OTA_CPIO_FORMAT',
+    ],
+    [
+      'a missing NUL',
+      (b: Buffer) => {
+        const c = Buffer.from(b);
+        c[CPIO_HEADER_SIZE + 10] = 0x41;
+        return c;
+      },
+      'OTA_CPIO_FORMAT',
+    ],
   ])('rejects %s', (_what, mangle, code) => {
     const good = encodeCpioHeader(cpioHeader('rootfs.img', 10));
     expect(() => decodeCpioHeader(mangle(good))).toThrowError(expect.objectContaining({ code }));
@@ -109,7 +123,9 @@ describe('cpio header codec', () => {
 
   it('caps the name size', () => {
     const h = encodeCpioHeader(cpioHeader('x'.repeat(300), 0));
-    expect(() => decodeCpioHeader(h, 0, 100)).toThrowError(expect.objectContaining({ code: 'OTA_CPIO_FORMAT' }));
+    expect(() => decodeCpioHeader(h, 0, 100)).toThrowError(
+      expect.objectContaining({ code: 'OTA_CPIO_FORMAT' }),
+    );
   });
 });
 
@@ -194,7 +210,10 @@ describe('streaming cpio parser', () => {
   it('never throws anything but an OtaError on hostile input', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.nat(whole.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.tuple(fc.nat(whole.length - 1), fc.integer({ min: 0, max: 255 })), {
+          minLength: 1,
+          maxLength: 8,
+        }),
         fc.uint8Array({ maxLength: 400 }),
         (flips, junk) => {
           const mutated = Buffer.from(whole);
@@ -223,7 +242,10 @@ lab.describe('agreement with GNU cpio', () => {
     fs.mkdirSync(dir);
     const files = { 'sw-description': 'x = 1;\n', 'rootfs.img': crypto.randomBytes(4099), 'b.txt': 'abc' };
     for (const [n, d] of Object.entries(files)) fs.writeFileSync(`${dir}/${n}`, d);
-    await exec('sh', ['-c', `cd ${dir} && printf '%s\\n' sw-description rootfs.img b.txt | cpio -o -H crc > ../gnu.cpio 2>/dev/null`]);
+    await exec('sh', [
+      '-c',
+      `cd ${dir} && printf '%s\\n' sw-description rootfs.img b.txt | cpio -o -H crc > ../gnu.cpio 2>/dev/null`,
+    ]);
     const got = parse([fs.readFileSync(tmp.join('gnu.cpio'))]);
     expect(got.map((e) => e.name)).toEqual(Object.keys(files));
     for (const e of got) expect(e.data.equals(Buffer.from(files[e.name as keyof typeof files]))).toBe(true);
@@ -241,6 +263,8 @@ lab.describe('agreement with GNU cpio', () => {
     await writeCpio(bad, sample, { checksumFor: (name, sum) => (name === 'rootfs.img' ? sum + 1 : sum) });
     const ko = await exec('sh', ['-c', `cpio -i --only-verify-crc < ${bad}`], { allowFail: true });
     expect(ko.stderr).toMatch(/checksum error/i);
-    expect(() => parse([fs.readFileSync(bad)])).toThrowError(expect.objectContaining({ code: 'OTA_CPIO_CHECKSUM' }));
+    expect(() => parse([fs.readFileSync(bad)])).toThrowError(
+      expect.objectContaining({ code: 'OTA_CPIO_CHECKSUM' }),
+    );
   });
 });

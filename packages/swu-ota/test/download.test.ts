@@ -197,8 +197,17 @@ lab.describe('createDownloader against a local HTTPS server', () => {
   });
 
   it('reports a full disk as OTA_NO_SPACE before writing (statfs)', async () => {
-    const smallFs: FsPort = { ...nodeFsp, statfs: async (p) => ({ ...(await nodeFsp.statfs(p)), bavail: 10, bsize: 4096 }) };
-    const err = (await make({ fs: smallFs }).download(server.url).catch((e: unknown) => e)) as OtaError;
+    const smallFs: FsPort = {
+      ...nodeFsp,
+      statfs: (async (p: string) => ({
+        ...(await nodeFsp.statfs(p)),
+        bavail: 10,
+        bsize: 4096,
+      })) as FsPort['statfs'],
+    };
+    const err = (await make({ fs: smallFs })
+      .download(server.url)
+      .catch((e: unknown) => e)) as OtaError;
     expect(err.code).toBe('OTA_NO_SPACE');
     expect(fs.readdirSync(work)).toEqual([]);
   });
@@ -213,7 +222,8 @@ lab.describe('createDownloader against a local HTTPS server', () => {
         const write = h.write.bind(h) as (...a: unknown[]) => Promise<{ bytesWritten: number }>;
         return Object.assign(h, {
           write: async (...a: unknown[]) => {
-            if (written > 100_000) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+            if (written > 100_000)
+              throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
             const r = await write(...a);
             written += r.bytesWritten;
             return r;
@@ -221,7 +231,9 @@ lab.describe('createDownloader against a local HTTPS server', () => {
         });
       }) as FsPort['open'],
     };
-    const err = (await make({ fs: fullFs }).download(server.url).catch((e: unknown) => e)) as OtaError;
+    const err = (await make({ fs: fullFs })
+      .download(server.url)
+      .catch((e: unknown) => e)) as OtaError;
     expect(err.code).toBe('OTA_NO_SPACE');
     expect(written).toBeGreaterThan(100_000);
     expect(fs.readdirSync(work)).toEqual(['curl_progress_software']); // the partial file is gone
@@ -306,7 +318,9 @@ rootLab.describe('createDownloader on a small tmpfs', () => {
   });
 
   it('checks free space first: a 3 MiB package does not start on a 2 MiB disk', async () => {
-    const err = (await createDownloader(opts()).download(server.url).catch((e: unknown) => e)) as OtaError;
+    const err = (await createDownloader(opts())
+      .download(server.url)
+      .catch((e: unknown) => e)) as OtaError;
     expect(err.code).toBe('OTA_NO_SPACE');
     expect(fs.readdirSync(mnt)).toEqual([]);
   });
@@ -314,7 +328,11 @@ rootLab.describe('createDownloader on a small tmpfs', () => {
   it('handles the real ENOSPC when free space was misreported', async () => {
     const lying: FsPort = {
       ...nodeFsp,
-      statfs: async (p) => ({ ...(await nodeFsp.statfs(p)), bavail: 1 << 20, bsize: 4096 }),
+      statfs: (async (p: string) => ({
+        ...(await nodeFsp.statfs(p)),
+        bavail: 1 << 20,
+        bsize: 4096,
+      })) as FsPort['statfs'],
     };
     const err = (await createDownloader({ ...opts(), fs: lying })
       .download(server.url)

@@ -36,6 +36,7 @@ describe('parseLibconfig on sw-description examples', () => {
       { filename: 'README', path: '/README', device: '/dev/mmcblk0p1', filesystem: 'vfat' },
     ]);
     expect((software.bootenv as LibconfigGroup[])[1]?.value).toBe(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a U-Boot variable, not a JS template
       'setenv bootargs ${bootargs} omapfb.vram=1:2M,2:2M,3:2M omapdss.def_disp=lcd',
     );
   });
@@ -109,7 +110,10 @@ describe('parseLibconfig details', () => {
     ['a = 0x1F; b = -7L; c = 9223372036854775807L', { a: 31, b: -7, c: 9223372036854775807n }],
     ['a = 1.5e3; b = .5; c = -2.; d = 1e-2', { a: 1500, b: 0.5, c: -2, d: 0.01 }],
     ['a = "x\\ty\\n\\"q\\"\\\\\\x41"', { a: 'x\ty\n"q"\\A' }],
-    ['a = [ ]; b = ( ); c = ( 1, "s", { d = true; }, [ 1, 2 ] )', { a: [], b: [], c: [1, 's', { d: true }, [1, 2]] }],
+    [
+      'a = [ ]; b = ( ); c = ( 1, "s", { d = true; }, [ 1, 2 ] )',
+      { a: [], b: [], c: [1, 's', { d: true }, [1, 2]] },
+    ],
     ['# hash\n// slashes\n/* block\n */ a = FaLsE;', { a: false }],
     ['*star_name-1 = 1;', { '*star_name-1': 1 }],
   ])('parses %j', (text, expected) => {
@@ -152,7 +156,9 @@ describe('parseLibconfig details', () => {
     fc.integer(),
     fc.maxSafeInteger(),
     fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Object.is(d, -0)),
-    fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).filter((b) => b > BigInt(Number.MAX_SAFE_INTEGER) || b < BigInt(Number.MIN_SAFE_INTEGER)),
+    fc
+      .bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n })
+      .filter((b) => b > BigInt(Number.MAX_SAFE_INTEGER) || b < BigInt(Number.MIN_SAFE_INTEGER)),
   );
   const { group } = fc.letrec<{ value: LibconfigValue; group: LibconfigGroup }>((tie) => ({
     value: fc.oneof(

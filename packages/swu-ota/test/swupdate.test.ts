@@ -65,7 +65,12 @@ lab.describe('our verifier and the real swupdate 2022.12 agree', () => {
   it('reports what the good package holds', async () => {
     const c = cases.find((x) => x.name === 'good')!;
     const r = await verifySwu(c.file, { certificate: pki.signerCert });
-    expect(r.entries.map((e) => e.name)).toEqual(['sw-description', 'sw-description.sig', 'rootfs.img', 'payload.txt']);
+    expect(r.entries.map((e) => e.name)).toEqual([
+      'sw-description',
+      'sw-description.sig',
+      'rootfs.img',
+      'payload.txt',
+    ]);
     expect(r.images.map((i) => [i.filename, i.size])).toEqual([
       ['rootfs.img', 200_003],
       ['payload.txt', 29],
@@ -103,9 +108,11 @@ lab.describe('our verifier and the real swupdate 2022.12 agree', () => {
     expect(rebooted).toBe(true);
     expect(r.output).toMatch(/SWUPDATE successful/);
     // swupdate really wrote the image into the file that stands for the partition, and the file.
-    expect(fs.readFileSync(tmp.join('fake-rootfs-partition.img')).equals(fs.readFileSync(tmp.join('rootfs.img')))).toBe(
-      true,
+    expect(
+      fs.readFileSync(tmp.join('fake-rootfs-partition.img')).equals(fs.readFileSync(tmp.join('rootfs.img'))),
+    ).toBe(true);
+    expect(fs.readFileSync(path.join(tmp.path, 'payload.out'), 'utf8')).toBe(
+      'payload for the test package\n',
     );
-    expect(fs.readFileSync(path.join(tmp.path, 'payload.out'), 'utf8')).toBe('payload for the test package\n');
   });
 });

@@ -39,48 +39,51 @@ export async function startPackageServer(cert: string, key: string, served: Serv
     throttleMs: 0,
     requests: [],
   };
-  const server = https.createServer({ cert: fs.readFileSync(cert), key: fs.readFileSync(key) }, (req, res) => {
-    const { body, etag } = state.current;
-    const range = req.headers.range;
-    const ifRange = req.headers['if-range'] as string | undefined;
-    let start = 0;
-    let status = 200;
-    const m = /^bytes=(\d+)-$/.exec(range ?? '');
-    if (m && !state.ignoreRange && (ifRange === undefined || ifRange === etag)) {
-      start = Number(m[1]);
-      status = start >= body.length ? 416 : 206;
-    }
-    state.requests.push({ range, ifRange, status });
-    const headers: Record<string, string | number> = { 'Content-Type': 'application/octet-stream' };
-    if (etag) headers.ETag = etag;
-    if (status === 416) {
-      res.writeHead(416, { 'Content-Range': `bytes */${body.length}` });
-      res.end();
-      return;
-    }
-    if (status === 206) headers['Content-Range'] = `bytes ${start}-${body.length - 1}/${body.length}`;
-    headers['Content-Length'] = body.length - start;
-    res.writeHead(status, headers);
-    while (state.cuts.length > 0 && state.cuts[0]! <= start) state.cuts.shift();
-    const cut = state.cuts.shift();
-    const end = cut === undefined ? body.length : Math.min(body.length, cut);
-    let pos = start;
-    const step = () => {
-      if (res.destroyed) return;
-      if (pos >= end) {
-        if (end < body.length) res.socket?.end();
-        else res.end();
+  const server = https.createServer(
+    { cert: fs.readFileSync(cert), key: fs.readFileSync(key) },
+    (req, res) => {
+      const { body, etag } = state.current;
+      const range = req.headers.range;
+      const ifRange = req.headers['if-range'] as string | undefined;
+      let start = 0;
+      let status = 200;
+      const m = /^bytes=(\d+)-$/.exec(range ?? '');
+      if (m && !state.ignoreRange && (ifRange === undefined || ifRange === etag)) {
+        start = Number(m[1]);
+        status = start >= body.length ? 416 : 206;
+      }
+      state.requests.push({ range, ifRange, status });
+      const headers: Record<string, string | number> = { 'Content-Type': 'application/octet-stream' };
+      if (etag) headers.ETag = etag;
+      if (status === 416) {
+        res.writeHead(416, { 'Content-Range': `bytes */${body.length}` });
+        res.end();
         return;
       }
-      const next = Math.min(end, pos + 16 * 1024);
-      const ok = res.write(body.subarray(pos, next));
-      pos = next;
-      if (state.throttleMs > 0) setTimeout(step, state.throttleMs);
-      else if (ok) setImmediate(step);
-      else res.once('drain', step);
-    };
-    step();
-  });
+      if (status === 206) headers['Content-Range'] = `bytes ${start}-${body.length - 1}/${body.length}`;
+      headers['Content-Length'] = body.length - start;
+      res.writeHead(status, headers);
+      while (state.cuts.length > 0 && state.cuts[0]! <= start) state.cuts.shift();
+      const cut = state.cuts.shift();
+      const end = cut === undefined ? body.length : Math.min(body.length, cut);
+      let pos = start;
+      const step = () => {
+        if (res.destroyed) return;
+        if (pos >= end) {
+          if (end < body.length) res.socket?.end();
+          else res.end();
+          return;
+        }
+        const next = Math.min(end, pos + 16 * 1024);
+        const ok = res.write(body.subarray(pos, next));
+        pos = next;
+        if (state.throttleMs > 0) setTimeout(step, state.throttleMs);
+        else if (ok) setImmediate(step);
+        else res.once('drain', step);
+      };
+      step();
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return Object.assign(state, {
