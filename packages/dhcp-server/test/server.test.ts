@@ -110,10 +110,12 @@ describe('createDhcpServer on a UDP socket', () => {
     await waitFor(() => server.stats().received === samples.length + 1, { what: 'all datagrams handled' });
     const st = server.stats();
     expect(st.handlerErrors).toBe(0);
-    expect(st.malformed + st.ignored + st.discover + st.request + st.decline + st.release + st.inform).toBe(
-      st.received,
-    );
-    expect(await next()).toBeDefined();
+    // every datagram shows up in some counter (a DECLINE that is ignored counts in both)
+    expect(
+      st.malformed + st.ignored + st.discover + st.request + st.decline + st.release + st.inform,
+    ).toBeGreaterThanOrEqual(st.received);
+    expect(st.malformed).toBeGreaterThan(0);
+    await waitFor(() => replies.some((r) => r.xid === 7), { what: 'the INFORM answered after the fuzz' });
   });
 
   it('sends an ACK for a new holder only after the store has saved it (group commit)', async () => {
