@@ -24,7 +24,12 @@ export type ProvisioningState =
   | { state: 'Failed'; reason: FailureReason; message: string };
 
 /** Reasons a user can act on (design.md "Failed state"). */
-export type FailureReason = 'wrong-password' | 'network-not-found' | 'no-address' | 'association-timeout' | 'ap-failed';
+export type FailureReason =
+  | 'wrong-password'
+  | 'network-not-found'
+  | 'no-address'
+  | 'association-timeout'
+  | 'ap-failed';
 
 /** Spec A1: published on every poll. */
 export interface ConnectionDetails {
