@@ -230,3 +230,44 @@ describe('ApplianceError', () => {
     },
   );
 });
+
+describe('pending webhook setup test', () => {
+  it('posts one multipart setup-test event to the configured webhook and never logs its secret', async () => {
+    const { runWebhookSetupTest } = await import('../../src/app.js');
+    const { defaultSettings } = await import('../../src/settings/index.js');
+    const settings = defaultSettings();
+    settings.webhook.url = 'https://hooks.example/in?token=abc123secret';
+    settings.webhook.secret = 'shh-webhook-secret';
+    const seen: { url: string; init: RequestInit }[] = [];
+    const fakeFetch = (async (url: string, init: RequestInit) => {
+      seen.push({ url, init });
+      return new Response('ok', { status: 200 });
+    }) as unknown as typeof fetch;
+    const lines: string[] = [];
+    const { logger } = createLogger({ level: 5, write: (l) => lines.push(l) });
+    expect(await runWebhookSetupTest(settings, logger, fakeFetch)).toBe(true);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.init.method).toBe('POST');
+    const body = seen[0]!.init.body as FormData;
+    expect(body.get('event')).toBe('setup-test');
+    expect((seen[0]!.init.headers as Record<string, string>)['x-webhook-secret']).toBe('shh-webhook-secret');
+    const text = lines.join('');
+    expect(text).toContain('HTTP 200');
+    expect(text).not.toContain('abc123secret');
+    expect(text).not.toContain('shh-webhook-secret');
+  });
+
+  it('does nothing without a webhook URL', async () => {
+    const { runWebhookSetupTest } = await import('../../src/app.js');
+    const { defaultSettings } = await import('../../src/settings/index.js');
+    let called = false;
+    const fakeFetch = (async () => {
+      called = true;
+      return new Response('');
+    }) as unknown as typeof fetch;
+    expect(
+      await runWebhookSetupTest(defaultSettings(), createLogger({ write: () => {} }).logger, fakeFetch),
+    ).toBe(false);
+    expect(called).toBe(false);
+  });
+});
