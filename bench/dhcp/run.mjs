@@ -186,6 +186,12 @@ function perfdhcp(rate) {
     dropsRA: stat('REQUEST-ACK', 'drops'),
     delayDO: stat('DISCOVER-OFFER', 'avg delay'),
     delayRA: stat('REQUEST-ACK', 'avg delay'),
+    // perfdhcp's own correctness checks: an address handed to two clients, or a lease it rejects
+    wrong:
+      stat('DISCOVER-OFFER', 'non unique addresses') +
+      stat('REQUEST-ACK', 'non unique addresses') +
+      stat('DISCOVER-OFFER', 'rejected leases') +
+      stat('REQUEST-ACK', 'rejected leases'),
   };
 }
 
