@@ -108,7 +108,7 @@ export {
   type VerifyResult,
   verifySignature,
 } from './signature.js';
-export { createSqliteCredentialStore, createSqliteTelemetryStore } from './sqlite.js';
+export { createSqliteCredentialStore, createSqliteTelemetryStore, type SqliteSynchronous } from './sqlite.js';
 // Telemetry
 export {
   isTelemetryEventName,

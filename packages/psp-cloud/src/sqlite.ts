@@ -40,37 +40,54 @@ CREATE TABLE IF NOT EXISTS credential_values (
   kind TEXT NOT NULL, id INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (kind, id)
 );`;
 
-function openDatabase(path: string): { raw: Database.Database; db: BetterSQLite3Database } {
+/** SQLite `synchronous` level: FULL survives power loss; NORMAL (WAL) survives a killed process only. */
+export type SqliteSynchronous = 'FULL' | 'NORMAL';
+
+function openDatabase(
+  path: string,
+  synchronous: SqliteSynchronous = 'FULL',
+): { raw: Database.Database; db: BetterSQLite3Database } {
   if (path !== ':memory:' && !fs.existsSync(path)) {
     // create the file 0600 before SQLite opens it: it holds device secrets and user activity
     fs.closeSync(fs.openSync(path, 'a', 0o600));
   }
   const raw = new Database(path);
   raw.pragma('journal_mode = WAL');
-  // FULL: a committed append survives power loss, not only a killed process
-  raw.pragma('synchronous = FULL');
+  // FULL (default): a committed append survives power loss, not only a killed process
+  raw.pragma(`synchronous = ${synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
   raw.pragma('busy_timeout = 5000');
   raw.exec(SCHEMA);
   return { raw, db: drizzle({ client: raw }) };
 }
 
-/** The telemetry queue's store in a SQLite file (created 0600, WAL, synchronous=FULL). */
-export function createSqliteTelemetryStore(options: { path: string }): TelemetryStore {
-  const { raw, db } = openDatabase(options.path);
+/** The telemetry queue's store in a SQLite file (created 0600, WAL, synchronous=FULL by default). */
+export function createSqliteTelemetryStore(options: {
+  path: string;
+  synchronous?: SqliteSynchronous;
+}): TelemetryStore {
+  const { raw, db } = openDatabase(options.path, options.synchronous);
+  // prepared once and kept for the life of the store: the hot path builds no statement per call
+  const insert = db
+    .insert(telemetryEvents)
+    .values({ uuid: sql.placeholder('uuid'), payload: sql.placeholder('payload') })
+    .onConflictDoNothing()
+    .prepare();
+  const oldest = db
+    .select()
+    .from(telemetryEvents)
+    .orderBy(asc(telemetryEvents.seq))
+    .limit(sql.placeholder('limit'))
+    .prepare();
+  const total = db.select({ n: count() }).from(telemetryEvents).prepare();
   return {
     async append(events: readonly TelemetryEvent[]) {
       if (events.length === 0) return;
-      db.transaction((tx) => {
-        for (const e of events) {
-          tx.insert(telemetryEvents)
-            .values({ uuid: e.uuid, payload: JSON.stringify(e) })
-            .onConflictDoNothing()
-            .run();
-        }
+      db.transaction(() => {
+        for (const e of events) insert.run({ uuid: e.uuid, payload: JSON.stringify(e) });
       });
     },
     async peek(limit: number): Promise<QueuedEvent[]> {
-      const rows = db.select().from(telemetryEvents).orderBy(asc(telemetryEvents.seq)).limit(limit).all();
+      const rows = oldest.all({ limit });
       return rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.payload) as TelemetryEvent }));
     },
     async remove(seqs: readonly number[]) {
@@ -80,7 +97,7 @@ export function createSqliteTelemetryStore(options: { path: string }): Telemetry
         .run();
     },
     async count() {
-      return db.select({ n: count() }).from(telemetryEvents).get()?.n ?? 0;
+      return total.get()?.n ?? 0;
     },
     async dropOldest(n: number) {
       if (n <= 0) return 0;

@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tempDir } from '@waved/test-lab';
 import { describe, expect, it } from 'vitest';
 import {
@@ -68,4 +70,19 @@ describe('credential stores', () => {
       dir.remove();
     }
   });
+});
+
+it('survives statements being garbage-collected mid-run (better-sqlite3 13 under Node 24)', () => {
+  const dir = tempDir('psp-cloud-gc-');
+  try {
+    const hooks = fileURLToPath(new URL('./fixtures/ts-resolve.mjs', import.meta.url));
+    const script = fileURLToPath(new URL('./fixtures/sqlite-gc.ts', import.meta.url));
+    const out = execFileSync(process.execPath, ['--no-warnings', '--import', hooks, script, dir.path], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(out).toContain('survived');
+  } finally {
+    dir.remove();
+  }
 });
