@@ -170,6 +170,9 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
   const inSubnet = (a: number) => (a & mask) >>> 0 === network && a !== network && a !== broadcast;
   if (!inSubnet(server))
     throw new DhcpError('DHCP_CONFIG', 'serverAddress is the network or broadcast address');
+  if (options.range === null || typeof options.range !== 'object') {
+    throw new DhcpError('DHCP_CONFIG', 'range must be [first, last] or { start, end }');
+  }
   const [startText, endText] = Array.isArray(options.range)
     ? (options.range as readonly [string, string])
     : [(options.range as { start: string }).start, (options.range as { end: string }).end];

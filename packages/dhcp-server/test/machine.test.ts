@@ -373,6 +373,7 @@ describe('configuration', () => {
     [{ serverAddress: '192.168.2.300' }],
     [{ netmask: '255.0.255.0' }],
     [{ range: ['192.168.3.50', '192.168.3.60'] }],
+    [{ range: undefined }],
     [{ range: ['192.168.2.60', '192.168.2.50'] }],
     [{ range: ['192.168.2.0', '192.168.2.10'] }],
     [{ leaseSeconds: 0 }],
