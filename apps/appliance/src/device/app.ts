@@ -298,6 +298,12 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
   let bluetooth: BluetoothService | null = null;
   let bootInfo: DeviceApp['boot'] = null;
   const unsubscribe: Array<() => void> = [];
+  const inflight = new Set<Promise<void>>();
+  const background = (what: string, task: Promise<void>) => {
+    const p = task.catch((error) => logger.warn(`device: ${what}: ${(error as Error).message}`));
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p));
+  };
   let started = false;
 
   const asrStep = (what: string, fn: () => Promise<void>) => {
@@ -474,6 +480,8 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
       }
       started = false;
       for (const u of unsubscribe.splice(0)) u();
+      session.stop();
+      await Promise.all([...inflight]);
       await recorder.close();
       if (asr.state !== 'closed') await asr.closeAsrFeature().catch(() => {});
       await asr.settled();
@@ -484,7 +492,6 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
         power_off_type: powerOffType,
       });
       if (session.isReady()) await telemetry.flush();
-      session.stop();
       await telemetry.close();
       await bluetooth?.close();
       if (!('client' in options.cloud)) await client.close();

@@ -16,11 +16,9 @@ export type DeviceErrorCode =
 
 export class DeviceError extends Error {
   override readonly name = 'DeviceError';
-  constructor(
-    readonly code: DeviceErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
+  readonly code: DeviceErrorCode;
+  constructor(code: DeviceErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
+    this.code = code;
   }
 }

@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { CloudClient } from '@waved/psp-cloud';
 import {
@@ -193,6 +194,8 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
           result: 'ok',
           duration_ms: now() - installStarted,
         });
+        // installed: the package has done its job and would only fill the storage
+        await fs.rm(file, { force: true });
         await options.reboot();
       },
       ...(options.run ? { run: options.run } : {}),

@@ -8,11 +8,10 @@ import { verifyPin } from '@waved/psk';
  */
 export class PcLinkError extends Error {
   override readonly name = 'PcLinkError';
-  constructor(
-    readonly code: 'PCLINK_KEY_LENGTH' | 'PCLINK_BLOCK_ALIGNMENT',
-    message: string,
-  ) {
+  readonly code: 'PCLINK_KEY_LENGTH' | 'PCLINK_BLOCK_ALIGNMENT';
+  constructor(code: 'PCLINK_KEY_LENGTH' | 'PCLINK_BLOCK_ALIGNMENT', message: string) {
     super(message);
+    this.code = code;
   }
 }
 

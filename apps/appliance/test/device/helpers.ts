@@ -12,3 +12,77 @@ export function memoryLogger(echo = false): Logger & { lines: string[] } {
     };
   return { lines, debug: add('debug'), info: add('info'), warn: add('warn'), error: add('error') };
 }
+
+import path from 'node:path';
+import { type CloudServer, type CloudServerOptions, createCloudServer } from '@waved/psp-cloud/server';
+import { StateBus } from '../../src/bus.js';
+import { createDeviceApp, type DeviceApp, type DeviceAppOptions } from '../../src/device/app.js';
+import { createGeneratedCapture } from '../../src/device/recording/audio.js';
+import { defaultSettings, type Settings } from '../../src/settings/index.js';
+
+export interface Harness {
+  server: CloudServer;
+  url: string;
+  bus: StateBus;
+  settings: Settings;
+  logger: ReturnType<typeof memoryLogger>;
+  /** A device app on the harness paths (a new one per call: a new "run" of the process). */
+  app(overrides?: Partial<DeviceAppOptions>): DeviceApp;
+  close(): Promise<void>;
+}
+
+/** The reference cloud server on loopback and device apps whose every path is inside `dir`. */
+export async function startHarness(dir: string, serverOptions: CloudServerOptions = {}): Promise<Harness> {
+  const server = createCloudServer(serverOptions);
+  const listening = await server.listen({ host: '127.0.0.1', port: 0 });
+  const bus = new StateBus();
+  const settings = defaultSettings();
+  const logger = memoryLogger(!!process.env.DEBUG_DEVICE);
+  const apps: DeviceApp[] = [];
+  return {
+    server,
+    url: listening.url,
+    bus,
+    settings,
+    logger,
+    app(overrides = {}) {
+      const app = createDeviceApp({
+        bus,
+        settings: { current: () => settings },
+        paths: {
+          dataDir: dir,
+          pidFile: path.join(dir, 'pspapp.pid'),
+          powerOnFlagFile: path.join(dir, 'power_on_report.txt'),
+          analyticsDir: path.join(dir, 'analytics'),
+          phoneBookPath: path.join(dir, 'PHONE_BOOK.bin'),
+          progressDir: dir,
+        },
+        identity: {
+          serial: 'PSP0001',
+          registrationSecret: 'factory-secret',
+          mac: '02:00:00:00:00:01',
+          firmwareVersion: '1.0.0',
+        },
+        cloud: { baseUrl: listening.url, retry: { retries: 0 } },
+        audio: createGeneratedCapture({ chunkMs: 50 }),
+        battery: { read: async () => 90 },
+        ota: { reboot: async () => {} },
+        logger,
+        clock: { now: Date.now, uptimeMs: () => 1234 },
+        telemetry: { flushIntervalMs: 60_000 },
+        storage: async () => ({ totalMb: 32768, freeMb: 30000 }),
+        ...overrides,
+      });
+      apps.push(app);
+      return app;
+    },
+    async close() {
+      await listening.close();
+    },
+  };
+}
+
+/** Telemetry the server received, by event name. */
+export function received(server: CloudServer, name: string) {
+  return server.telemetry().filter((e) => e.event === name);
+}

@@ -92,11 +92,15 @@ export class WavWriter {
   #chain: Promise<void> = Promise.resolve();
   #closed = false;
 
-  private constructor(
-    readonly file: string,
-    readonly format: WavFormat,
-    private readonly handle: fs.FileHandle,
-  ) {}
+  readonly file: string;
+  readonly format: WavFormat;
+  readonly #handle: fs.FileHandle;
+
+  private constructor(file: string, format: WavFormat, handle: fs.FileHandle) {
+    this.file = file;
+    this.format = format;
+    this.#handle = handle;
+  }
 
   /** Creates the file (mode 0600) with a header for zero bytes and makes its directory entry durable. */
   static async create(file: string, format: WavFormat): Promise<WavWriter> {
@@ -136,7 +140,7 @@ export class WavWriter {
     return this.#enqueue(async () => {
       let off = 0;
       while (off < chunk.length) {
-        const { bytesWritten } = await this.handle.write(
+        const { bytesWritten } = await this.#handle.write(
           chunk,
           off,
           chunk.length - off,
@@ -153,8 +157,8 @@ export class WavWriter {
     return this.#enqueue(async () => {
       if (this.#synced === this.#bytes) return;
       const bytes = this.#bytes;
-      await this.handle.write(encodeWavHeader(this.format, bytes), 0, WAV_HEADER_BYTES, 0);
-      await this.handle.datasync();
+      await this.#handle.write(encodeWavHeader(this.format, bytes), 0, WAV_HEADER_BYTES, 0);
+      await this.#handle.datasync();
       this.#synced = bytes;
     });
   }
@@ -164,8 +168,8 @@ export class WavWriter {
       await this.sync();
       this.#closed = true;
       await this.#chain;
-      await this.handle.sync();
-      await this.handle.close();
+      await this.#handle.sync();
+      await this.#handle.close();
     }
     return { bytes: this.#bytes, durationMs: this.durationMs };
   }
