@@ -147,6 +147,52 @@ describe('reference server over HTTP', () => {
   });
 });
 
+describe('hostile bodies (in-process, no socket)', () => {
+  const server = createCloudServer({
+    devices: [{ serial: 'S1', secret: 'f', deviceSecret: SECRET, salt: SALT }],
+  });
+  const send = (path: string, body: string) => {
+    const s = signRequest({
+      serial: 'S1',
+      deviceSecret: SECRET,
+      salt: SALT,
+      method: 'POST',
+      pathAndQuery: path,
+      bodySha256: sha256Hex(body),
+      timestamp: Math.floor(Date.now() / 1000),
+      nonce: createNonce(),
+    });
+    return server.fetch(
+      new Request(`http://device.test${path}`, { method: 'POST', headers: s.headers, body }),
+    );
+  };
+
+  it('answers 200 or 400, never 500, for any JSON sent as telemetry or a token refresh (fuzz)', async () => {
+    const event = fc.record({
+      uuid: fc.oneof(fc.uuid(), fc.string()),
+      event: fc.string(),
+      params: fc.jsonValue(),
+    });
+    const batch = fc.record(
+      {
+        app_id: fc.oneof(fc.constant(10000022), fc.jsonValue()),
+        user_unique_id: fc.oneof(fc.constant('S1'), fc.jsonValue()),
+        events: fc.oneof(fc.array(event, { maxLength: 5 }), fc.jsonValue()),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(batch, fc.jsonValue()), fc.boolean(), async (value, asToken) => {
+        const path = asToken ? '/summary-service/device/token/refresh' : '/analytics/v1/events';
+        const res = await send(path, JSON.stringify(value) ?? 'null');
+        expect([200, 400, 403]).toContain(res.status);
+        await res.arrayBuffer();
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
 describe('parseRange', () => {
   it.each([
     [null, 100, { kind: 'full' }],
