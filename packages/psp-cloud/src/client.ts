@@ -142,6 +142,16 @@ interface CallResult {
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 
+/** The OpenSSL/Node code of a certificate failure somewhere in an error's cause chain. */
+function tlsErrorCode(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL/.test(code))
+      return code;
+  }
+  return undefined;
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -292,6 +302,15 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
           error instanceof FetchError &&
           ((error.cause as Error | undefined)?.name === 'TimeoutError' ||
             (error.cause as Error | undefined)?.name === 'AbortError');
+        const tlsCode = tlsErrorCode(error);
+        if (tlsCode) {
+          // a certificate problem does not go away by retrying
+          log.error?.('cloud TLS handshake refused', { route: name, tlsCode });
+          throw new CloudError('CLOUD_TLS', `${spec.method} ${name}: TLS certificate rejected (${tlsCode})`, {
+            cause: error,
+            details: { route: name },
+          });
+        }
         const code = timedOut ? 'CLOUD_TIMEOUT' : 'CLOUD_NETWORK';
         log.warn?.('cloud request failed', { route: name, attempt, code });
         if (attempt < maxAttempts) {

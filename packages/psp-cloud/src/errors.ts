@@ -2,6 +2,7 @@
 export type CloudErrorCode =
   | 'CLOUD_OPTIONS'
   | 'CLOUD_NETWORK'
+  | 'CLOUD_TLS'
   | 'CLOUD_TIMEOUT'
   | 'CLOUD_HTTP'
   | 'CLOUD_BAD_RESPONSE'
