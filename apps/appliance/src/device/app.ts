@@ -437,11 +437,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
       }
       session.start();
       unsubscribe.push(
-        bus.on('WifiConnected', ({ ssid }) => {
-          onConnected(ssid).catch((error) =>
-            logger.warn(`device: after connect: ${(error as Error).message}`),
-          );
-        }),
+        bus.on('WifiConnected', ({ ssid }) => background('after connect', onConnected(ssid))),
         bus.on('WifiDisconnected', () => {
           void track('device_network_disconnect', {});
         }),
@@ -466,9 +462,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
       }
       const details = bus.last('ConnectionDetails');
       if (details?.ssid && details.ipv4) {
-        onConnected(details.ssid).catch((error) =>
-          logger.warn(`device: after connect: ${(error as Error).message}`),
-        );
+        background('after connect', onConnected(details.ssid));
       }
       await track('init_end', { uptime_ms: uptimeMs(), duration_ms: now() - initStarted });
     },

@@ -22,7 +22,7 @@ describe('OTA against the reference cloud', () => {
       intercept: (r) => {
         if (!corrupt || r.route !== 'otaPackage' || r.method !== 'GET') return undefined;
         const bad = Buffer.from(pkg);
-        bad[bad.length - 100] ^= 0xff;
+        bad.writeUInt8(bad.readUInt8(bad.length - 100) ^ 0xff, bad.length - 100);
         return new Response(bad, { headers: { 'content-type': 'application/octet-stream' } });
       },
     });

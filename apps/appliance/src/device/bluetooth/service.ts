@@ -137,11 +137,10 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
     emitter.emit('closed', error);
   });
 
+  // a defined getter (Object.assign would copy its first value)
+  Object.defineProperty(emitter, 'connected', { get: () => connected, enumerable: true });
   const service = Object.assign(emitter, {
     module,
-    get connected() {
-      return connected;
-    },
     async info(): Promise<ModuleInfo> {
       try {
         const version = text(await module.send(BT_COMMANDS.getVersion));

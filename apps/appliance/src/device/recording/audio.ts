@@ -76,7 +76,7 @@ export function createArecordCapture(
 
 /** The tone the simulator records: sample `i` of a stream (a 440 Hz sine at about -12 dBFS). */
 export function generatedSample(i: number): number {
-  return Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / AUDIO_FORMAT.sampleRate));
+  return Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / AUDIO_FORMAT.sampleRate)) | 0;
 }
 
 /**

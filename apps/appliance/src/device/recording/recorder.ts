@@ -185,16 +185,13 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
     return { path: store.filePath(row.fileName), row };
   };
 
+  // getters must be defined, not copied: Object.assign would freeze their first value
+  Object.defineProperties(emitter, {
+    state: { get: () => state, enumerable: true },
+    current: { get: () => current, enumerable: true },
+    elapsedMs: { get: () => elapsed(), enumerable: true },
+  });
   const recorder = Object.assign(emitter, {
-    get state() {
-      return state;
-    },
-    get current() {
-      return current;
-    },
-    get elapsedMs() {
-      return elapsed();
-    },
     init(opts: { mode?: TranscriptionMode; language?: string } = {}) {
       return exclusive('init', ['idle'], async () => {
         const mode = opts.mode ?? 0;
