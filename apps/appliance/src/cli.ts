@@ -14,6 +14,7 @@ import { createSystemRadio } from './radio/system.js';
 import type { Radio, Station } from './radio/types.js';
 import { runCommand } from './runner.js';
 import { createScreenPage, createScreens, renderTerminal, type ScreenAction } from './screens/index.js';
+import { defaultSettings } from './settings/index.js';
 import { createSimRadio, type SimApServices, type SimNetwork } from './sim/radio.js';
 import { createRunnerClock } from './sntp/client.js';
 import { createWpaStation } from './wifi/wpa-station.js';
@@ -35,7 +36,9 @@ waved sim:
   --port <n>              portal port on 127.0.0.1 (default 8080)
   --screen-port <n>       device screen emulator in the browser (default: portal port + 1; 0 = off)
   --no-auto-setup         do not open Set up Wi-Fi at start
-  --no-cloud              do not start the reference cloud server
+  --no-cloud              no reference cloud server (and so no device application)
+  --no-device             do not start the device application (cloud session, OTA, recording, Bluetooth)
+  --device-demo           once connected, walk through a recording, transcription and a phone call
   --ntp <host:port>       SNTP server to query after connect (default: none; the clock is never set)
   Simulated networks: Home (passphrase "correct horse"), Office (office-pass), Cafe (open),
   Neighbour (n3ighbour-pass, weak), NoDHCP (password1; joins, no address), Attic (attic-pass, hidden).
@@ -110,6 +113,8 @@ function parse(argv: string[]) {
       'portal-port': { type: 'string' },
       'run-dir': { type: 'string' },
       'setup-on-start': { type: 'boolean' },
+      'no-device': { type: 'boolean' },
+      'device-demo': { type: 'boolean' },
       'association-timeout': { type: 'string' },
       'scan-wait': { type: 'string' },
     },
@@ -193,6 +198,8 @@ interface Runtime {
   timing?: { finishDelayMs?: number; associationTimeoutMs?: number };
   /** Send OpenWifiProvisioning once, at the first start. */
   openOnStart?: boolean;
+  /** Told about each (re)started appliance. */
+  onStarted?: (app: Appliance) => void;
 }
 
 /**
@@ -229,6 +236,7 @@ async function runLoop(rt: Runtime, stopSignal: Promise<void>): Promise<void> {
         restart?.();
       },
     });
+    rt.onStarted?.(app);
     if (rt.openOnStart && initialState === undefined) rt.bus.send({ type: 'OpenWifiProvisioning' });
     if (pendingWebhookTest) {
       pendingWebhookTest = false;
@@ -288,8 +296,41 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
   process.once('exit', () => fs.rmSync(simHostapdConfig, { force: true }));
   const bus = new StateBus();
 
-  let cloud: { url: string; close(): Promise<void> } | null = null;
-  if (!values['no-cloud']) {
+  // The device application of Area B (cloud session, telemetry, OTA, recording, ASR, Bluetooth) on
+  // simulated hardware; it brings its own reference cloud server with a firmware update to offer.
+  let current: Appliance | null = null;
+  let device: {
+    cloudUrl: string;
+    start(): Promise<void>;
+    demo(): Promise<void>;
+    stop(): Promise<void>;
+  } | null = null;
+  if (!values['no-device'] && !values['no-cloud']) {
+    try {
+      const { createSimDevice } = await import('./device/index.js');
+      device = await createSimDevice({
+        bus,
+        settings: { current: () => (current ? current.current() : defaultSettings()) },
+        dir: path.join(simDir, 'device'),
+        logger,
+      });
+      await device.start();
+    } catch (error) {
+      logger.warn('device application not started:', (error as Error).message);
+      device = null;
+    }
+  }
+  if (device && values['device-demo']) {
+    const off = bus.on('WifiConnected', () => {
+      off();
+      void device?.demo().catch((error) => logger.warn('device demo failed:', (error as Error).message));
+    });
+  }
+
+  let cloud: { url: string; close(): Promise<void> } | null = device
+    ? { url: device.cloudUrl, close: async () => {} }
+    : null;
+  if (!values['no-cloud'] && !device) {
     try {
       const { createCloudServer } = await import('@waved/psp-cloud/server');
       cloud = await createCloudServer().listen({ host: '127.0.0.1', port: 0 });
@@ -347,6 +388,9 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
           }
         : {}),
       logger: log,
+      onStarted: (app) => {
+        current = app;
+      },
     },
     Promise.race([stop, quit]),
   );
@@ -367,6 +411,7 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
     process.stdin.pause();
   }
   await page?.close();
+  await device?.stop().catch((error) => logger.warn('device application stop:', (error as Error).message));
   await cloud?.close();
   radio.close();
   fs.rmSync(simHostapdConfig, { force: true });
