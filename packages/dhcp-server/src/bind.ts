@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import { DhcpError } from './errors.js';
 
 const SOL_SOCKET = 1;
-/** Linux 5.7+: SO_BINDTOIFINDEX takes the interface index as an int (socket(7)). */
+/** SO_BINDTOIFINDEX (Linux >= 5.1; without CAP_NET_RAW since 5.7) takes the interface index as an int. */
 const SO_BINDTOIFINDEX = 62;
 const IFNAME = /^[A-Za-z0-9_.:@-]{1,15}$/;
 
@@ -64,7 +64,7 @@ export async function bindToInterface(socket: dgram.Socket, name: string): Promi
   } catch (error) {
     throw new DhcpError(
       'DHCP_INTERFACE',
-      `cannot bind the socket to ${name} (needs Linux >= 5.7 and CAP_NET_RAW)`,
+      `cannot bind the socket to ${name} (needs Linux >= 5.1, and CAP_NET_RAW before 5.7)`,
       {
         cause: error,
       },
