@@ -18,14 +18,12 @@ export function createSimAsrEngine(options: { phrases?: readonly string[] } = {}
   let listener: AsrEngineListener | null = null;
   let language = 'en';
   let fed = 0;
-  let seq = 0;
   let running = false;
   return {
     async open(_info, config, l) {
       listener = l;
       language = config.language;
       fed = 0;
-      seq = 0;
       running = true;
     },
     async close() {
@@ -44,24 +42,20 @@ export function createSimAsrEngine(options: { phrases?: readonly string[] } = {}
     async setOnlyTrans() {},
     feed(pcm) {
       if (!running || !listener) return;
-      const before = fed;
-      fed += pcm.length;
       const half = AUDIO_BYTES_PER_SECOND / 2;
-      const text = phrases[seq % phrases.length] as string;
-      const startMs = seq * 1000;
-      if (Math.floor(before / half) !== Math.floor(fed / half) && Math.floor(fed / half) % 2 === 1) {
-        listener.subtitle({
-          seq,
-          text: text.split(' ').slice(0, 2).join(' '),
-          final: false,
-          startMs,
-          endMs: startMs + 500,
-          language,
-        });
-      }
-      if (Math.floor(before / AUDIO_BYTES_PER_SECOND) !== Math.floor(fed / AUDIO_BYTES_PER_SECOND)) {
-        listener.subtitle({ seq, text, final: true, startMs, endMs: startMs + 1000, language });
-        seq++;
+      const before = Math.floor(fed / half);
+      fed += pcm.length;
+      // every half second of audio: an odd mark gives a partial line, an even one the final line
+      for (let k = before + 1; k <= Math.floor(fed / half); k++) {
+        const seq = Math.floor((k - 1) / 2);
+        const text = phrases[seq % phrases.length] as string;
+        const startMs = seq * 1000;
+        if (k % 2 === 1) {
+          const partial = text.split(' ').slice(0, 2).join(' ');
+          listener.subtitle({ seq, text: partial, final: false, startMs, endMs: startMs + 500, language });
+        } else {
+          listener.subtitle({ seq, text, final: true, startMs, endMs: startMs + 1000, language });
+        }
       }
     },
   };
