@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { exec, needs, tempDir } from '@waved/test-lab';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createInstaller, OtaError, parseDescriptor, verifySwu } from '../src/index.js';
+import { exec, needs, type Peer, startPeer, tempDir, waitForPath } from '@waved/test-lab';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInstaller, OtaError, parseDescriptor, runCommand, verifySwu } from '../src/index.js';
 import { makePackageCases, type PackageCase } from './helpers/packages.js';
 import { makePki, type TestPki } from './helpers/pki.js';
 
@@ -20,16 +20,28 @@ lab.describe('our verifier and the real swupdate 2022.12 agree', () => {
   });
   afterAll(() => tmp.remove());
 
-  /** `swupdate -c` (check only) with its own TMPDIR, as lab.md §6 requires for parallel runs. */
-  async function swupdateCheck(file: string) {
-    const own = tmp.join(`swupdate-tmp-${n++}`);
-    fs.mkdirSync(own, { mode: 0o700 });
-    return exec('swupdate', ['-c', '-k', pki.signerCert, '-H', 'board:1.0', '-i', file], {
-      allowFail: true,
-      env: { ...process.env, TMPDIR: own },
-      timeoutMs: 20_000,
-    });
+  /**
+   * swupdate 2022.12 sometimes exits 1 after printing "SWUPDATE successful" with no ERROR line
+   * (seen about once in six runs on a loaded machine). Such a run is repeated, up to three times;
+   * any run with an ERROR line or without the success line is taken as it is.
+   */
+  async function swupdate(args: string[], env: NodeJS.ProcessEnv = {}) {
+    for (let attempt = 1; ; attempt++) {
+      const own = tmp.join(`swupdate-tmp-${n++}`);
+      fs.mkdirSync(own, { mode: 0o700 });
+      const r = await exec('swupdate', args, {
+        allowFail: true,
+        env: { ...process.env, TMPDIR: own, ...env },
+        timeoutMs: 20_000,
+      });
+      const spurious = r.code !== 0 && /SWUPDATE successful/.test(r.stdout) && !/ERROR/.test(r.stderr);
+      if (!spurious || attempt === 3) return r;
+    }
   }
+
+  /** `swupdate -c` (check only) with its own TMPDIR, as lab.md §6 requires for parallel runs. */
+  const swupdateCheck = (file: string) =>
+    swupdate(['-c', '-k', pki.signerCert, '-H', 'board:1.0', '-i', file]);
 
   const names = [
     'good',
@@ -56,6 +68,8 @@ lab.describe('our verifier and the real swupdate 2022.12 agree', () => {
       expect(ours.ok).toBe(true);
     } else {
       expect(peer.code, `swupdate accepted ${name}`).toBe(1);
+      expect(peer.stdout).not.toMatch(/SWUPDATE successful/);
+      expect(`${peer.stdout}${peer.stderr}`).toMatch(/ERROR|Image invalid or corrupted/);
       expect(ours.ok, `we accepted ${name}`).toBe(false);
       expect((ours as { error: OtaError }).error).toBeInstanceOf(OtaError);
       expect((ours as { error: OtaError }).error.code).toBe(c.code);
@@ -92,6 +106,9 @@ lab.describe('our verifier and the real swupdate 2022.12 agree', () => {
     const steps: string[] = [];
     let rebooted = false;
     const installer = createInstaller({
+      // the real swupdate, through the helper above that only repeats its spurious exit status
+      run: (file, args, opts) =>
+        file === 'swupdate' ? swupdate([...args], opts?.env) : runCommand(file, args, opts),
       certificate: pki.signerCert,
       hardware: 'board:1.0',
       readBattery: async () => 80,
@@ -101,7 +118,7 @@ lab.describe('our verifier and the real swupdate 2022.12 agree', () => {
       reboot: async () => {
         rebooted = true;
       },
-      env: { ...process.env, TMPDIR: own },
+      env: { TMPDIR: own },
     });
     const r = await installer.install(c.file, descriptor, { onStep: (s) => steps.push(s) });
     expect(steps).toEqual(['verified', 'battery-ok', 'installed', 'rebooting']);
@@ -114,5 +131,50 @@ lab.describe('our verifier and the real swupdate 2022.12 agree', () => {
     expect(fs.readFileSync(path.join(tmp.path, 'payload.out'), 'utf8')).toBe(
       'payload for the test package\n',
     );
+  });
+
+  describe('through the IPC socket of a running swupdate daemon', () => {
+    let daemon: Peer | undefined;
+    let sockDir: string;
+    beforeAll(async () => {
+      sockDir = tmp.join('daemon-tmp');
+      fs.mkdirSync(sockDir, { mode: 0o700 });
+      daemon = startPeer('swupdate', ['-v', '-k', pki.signerCert, '-H', 'board:1.0'], {
+        env: { ...process.env, TMPDIR: sockDir },
+      });
+      await waitForPath(path.join(sockDir, 'sockinstctrl'));
+    });
+    afterAll(async () => {
+      await daemon?.stop();
+    });
+
+    it('installs with swupdate-client (method: client)', async () => {
+      const c = cases.find((x) => x.name === 'good')!;
+      const device = tmp.join('fake-rootfs-partition.img');
+      fs.writeFileSync(device, '');
+      const md5 = (await exec('md5sum', [c.file])).stdout.slice(0, 32);
+      let rebooted = false;
+      const installer = createInstaller({
+        method: 'client',
+        extraArgs: ['-v'],
+        certificate: pki.signerCert,
+        readBattery: async () => 'mains',
+        consent: async () => true,
+        reboot: async () => {
+          rebooted = true;
+        },
+        env: { ...process.env, TMPDIR: sockDir },
+      });
+      const descriptor = parseDescriptor({
+        version: '1.2.3',
+        download_url: 'https://updates.example/software.swu',
+        file_md5: md5,
+      });
+      const r = await installer.install(c.file, descriptor);
+      expect(r.output).toMatch(/SWUpdate was successful/);
+      expect(rebooted).toBe(true);
+      expect(fs.readFileSync(device).equals(fs.readFileSync(tmp.join('rootfs.img')))).toBe(true);
+      expect(daemon?.output()).toMatch(/SWUPDATE successful/);
+    });
   });
 });
