@@ -104,7 +104,14 @@ export class WavWriter {
 
   /** Creates the file (mode 0600) with a header for zero bytes and makes its directory entry durable. */
   static async create(file: string, format: WavFormat): Promise<WavWriter> {
-    const handle = await fs.open(file, 'wx', 0o600);
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(file, 'wx', 0o600);
+    } catch (error) {
+      throw new DeviceError('DEVICE_RECORDING_IO', `cannot create ${file}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
     try {
       await handle.write(encodeWavHeader(format, 0), 0, WAV_HEADER_BYTES, 0);
       await handle.sync();

@@ -1,0 +1,148 @@
+import fs from 'node:fs';
+import { tempDir } from '@waved/test-lab';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DeviceError } from '../../src/device/errors.js';
+import {
+  arecordArgs,
+  createArecordCapture,
+  createGeneratedCapture,
+} from '../../src/device/recording/audio.js';
+import {
+  decodeWavHeader,
+  encodeWavHeader,
+  recoverWav,
+  WAV_HEADER_BYTES,
+  WavWriter,
+} from '../../src/device/recording/wav.js';
+
+const format = { sampleRate: 16000, channels: 1, bitsPerSample: 16 };
+const dir = tempDir('device-wav-');
+afterAll(() => dir.remove());
+
+describe('WAV header', () => {
+  it('round-trips and describes 16 kHz mono S16_LE as players expect', () => {
+    const h = encodeWavHeader(format, 32000);
+    expect(h.subarray(0, 4).toString()).toBe('RIFF');
+    expect(h.readUInt32LE(28)).toBe(32000); // byte rate
+    expect(h.readUInt16LE(32)).toBe(2); // block align
+    expect(decodeWavHeader(h)).toEqual({ format, dataBytes: 32000, riffBytes: 36 + 32000 });
+  });
+
+  it('rejects hostile input with DEVICE_WAV and never reads out of bounds (fuzzed)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 80 }), (bytes) => {
+        try {
+          decodeWavHeader(bytes);
+        } catch (error) {
+          expect(error).toBeInstanceOf(DeviceError);
+          expect((error as DeviceError).code).toBe('DEVICE_WAV');
+        }
+      }),
+    );
+    fc.assert(
+      fc.property(fc.nat({ max: WAV_HEADER_BYTES - 1 }), fc.nat({ max: 255 }), (at, value) => {
+        const h = encodeWavHeader(format, 100);
+        h[at] = value;
+        try {
+          const r = decodeWavHeader(h);
+          expect(r.dataBytes).toBeGreaterThanOrEqual(0);
+        } catch (error) {
+          expect((error as DeviceError).code).toBe('DEVICE_WAV');
+        }
+      }),
+    );
+  });
+});
+
+describe('WavWriter and recoverWav', () => {
+  it('keeps the header in step with the data at every sync', async () => {
+    const file = dir.join('a.wav');
+    const w = await WavWriter.create(file, format);
+    await w.write(Buffer.alloc(3200, 1));
+    expect(decodeWavHeader(fs.readFileSync(file)).dataBytes).toBe(0); // not synced yet
+    await w.sync();
+    expect(decodeWavHeader(fs.readFileSync(file)).dataBytes).toBe(3200);
+    expect(w.syncedBytes).toBe(3200);
+    await w.write(Buffer.alloc(1600, 2));
+    expect(await w.close()).toEqual({ bytes: 4800, durationMs: 150 });
+    expect(decodeWavHeader(fs.readFileSync(file)).dataBytes).toBe(4800);
+    await expect(w.write(Buffer.alloc(2))).rejects.toMatchObject({ code: 'DEVICE_RECORDING_IO' });
+    await expect(WavWriter.create(file, format)).rejects.toMatchObject({ code: 'DEVICE_RECORDING_IO' });
+  });
+
+  it('fixes a header from the file size and cuts a half sample', async () => {
+    const file = dir.join('b.wav');
+    fs.writeFileSync(file, Buffer.concat([encodeWavHeader(format, 0), Buffer.alloc(32001, 7)]));
+    expect(await recoverWav(file, format)).toEqual({ bytes: 32000, durationMs: 1000 });
+    const bytes = fs.readFileSync(file);
+    expect(bytes.length).toBe(44 + 32000);
+    expect(decodeWavHeader(bytes).dataBytes).toBe(32000);
+
+    const short = dir.join('c.wav');
+    fs.writeFileSync(short, Buffer.from('RIFF'));
+    expect(await recoverWav(short, format)).toEqual({ bytes: 0, durationMs: 0 });
+    expect(decodeWavHeader(fs.readFileSync(short)).dataBytes).toBe(0);
+  });
+});
+
+describe('audio capture adapters', () => {
+  it('runs arecord with raw S16_LE 16 kHz mono and stops it when the recording pauses', async () => {
+    expect(arecordArgs('hw:1,0')).toEqual([
+      '-q',
+      '-t',
+      'raw',
+      '-f',
+      'S16_LE',
+      '-r',
+      '16000',
+      '-c',
+      '1',
+      '-D',
+      'hw:1,0',
+    ]);
+    const argsFile = dir.join('args');
+    const fake = dir.join('arecord');
+    fs.writeFileSync(fake, `#!/bin/sh\necho "$@" > ${argsFile}\nexec cat /dev/zero\n`, { mode: 0o755 });
+    const abort = new AbortController();
+    let bytes = 0;
+    for await (const chunk of createArecordCapture({ command: fake }).capture(abort.signal)) {
+      bytes += chunk.length;
+      if (bytes > 100_000) abort.abort();
+    }
+    expect(bytes).toBeGreaterThan(100_000);
+    expect(fs.readFileSync(argsFile, 'utf8').trim()).toBe('-q -t raw -f S16_LE -r 16000 -c 1');
+  });
+
+  it('fails the stream with DEVICE_AUDIO when arecord dies on its own', async () => {
+    const fake = dir.join('arecord-bad');
+    fs.writeFileSync(
+      fake,
+      '#!/bin/sh\necho "arecord: main:831: audio open error: No such file or directory" >&2\nexit 1\n',
+      {
+        mode: 0o755,
+      },
+    );
+    const run = async () => {
+      for await (const _ of createArecordCapture({ command: fake }).capture(new AbortController().signal)) {
+        // nothing arrives
+      }
+    };
+    await expect(run()).rejects.toMatchObject({
+      code: 'DEVICE_AUDIO',
+      message: expect.stringContaining('audio open error'),
+    });
+  });
+
+  it('generates audio in real time', async () => {
+    const abort = new AbortController();
+    const started = Date.now();
+    let bytes = 0;
+    for await (const chunk of createGeneratedCapture({ chunkMs: 50 }).capture(abort.signal)) {
+      bytes += chunk.length;
+      if (bytes >= 32000 * 0.3) abort.abort();
+    }
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    expect(bytes).toBe(9600);
+  });
+});
