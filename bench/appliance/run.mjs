@@ -54,7 +54,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function idleRss(extra) {
   const port = await freePort();
-  const config = path.join(os.tmpdir(), `waved-bench-${process.pid}-${port}.toml`);
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'waved-bench-'));
   const sim = start([
     bin,
     'sim',
@@ -62,11 +62,10 @@ async function idleRss(extra) {
     String(port),
     '--screen-port',
     '0',
-    '--no-cloud',
     '--no-screen',
     ...extra,
-    '--config',
-    config,
+    '--data-dir',
+    data,
     '--exit-after',
     '60000',
   ]);
@@ -79,7 +78,7 @@ async function idleRss(extra) {
   }
   sim.child.kill('SIGTERM');
   await sim.exited;
-  fs.rmSync(config, { force: true });
+  fs.rmSync(data, { recursive: true, force: true });
   return median(samples);
 }
 
@@ -98,7 +97,7 @@ async function bareRss() {
 
 async function submitToConnected() {
   const port = await freePort();
-  const config = path.join(os.tmpdir(), `waved-bench-${process.pid}-${port}.toml`);
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'waved-bench-'));
   const sim = start([
     bin,
     'sim',
@@ -108,8 +107,8 @@ async function submitToConnected() {
     '0',
     '--no-cloud',
     '--no-screen',
-    '--config',
-    config,
+    '--data-dir',
+    data,
     '--exit-after',
     '60000',
   ]);
@@ -140,7 +139,7 @@ async function submitToConnected() {
   const tConnected = performance.now() - t0;
   sim.child.kill('SIGTERM');
   await sim.exited;
-  fs.rmSync(config, { force: true });
+  fs.rmSync(data, { recursive: true, force: true });
   return { tResponse, tConnected };
 }
 
@@ -152,20 +151,26 @@ if (!fs.existsSync(path.resolve(here, '../../apps/appliance/dist/cli.js'))) {
 const bare = [];
 const idle = [];
 const idleAp = [];
+const full = [];
 for (let i = 0; i < Math.max(1, Math.min(RUNS, 3)); i++) {
   bare.push(await bareRss());
-  idle.push(await idleRss(['--no-auto-setup']));
-  idleAp.push(await idleRss([]));
+  idle.push(await idleRss(['--no-auto-setup', '--no-cloud']));
+  idleAp.push(await idleRss(['--no-cloud']));
+  full.push(await idleRss(['--no-auto-setup']));
 }
 const b = median(bare);
 const s = median(idle);
 const a = median(idleAp);
+const f = median(full);
 console.log(`idle RSS  bare node: ${(b / 1024).toFixed(1)} MiB`);
 console.log(
-  `idle RSS  waved sim (station mode): ${(s / 1024).toFixed(1)} MiB  ratio ${(s / b).toFixed(2)}x bare node`,
+  `idle RSS  waved sim, Wi-Fi core (--no-cloud, station mode): ${(s / 1024).toFixed(1)} MiB  ratio ${(s / b).toFixed(2)}x bare node`,
 );
 console.log(
-  `idle RSS  waved sim (setup network up, DNS/DHCP/portal bound): ${(a / 1024).toFixed(1)} MiB  ratio ${(a / b).toFixed(2)}x bare node`,
+  `idle RSS  waved sim, Wi-Fi core with the setup network up (DNS, DHCP, portal bound): ${(a / 1024).toFixed(1)} MiB  ratio ${(a / b).toFixed(2)}x bare node`,
+);
+console.log(
+  `idle RSS  waved sim as npm start runs it (plus device application and reference cloud server): ${(f / 1024).toFixed(1)} MiB  ratio ${(f / b).toFixed(2)}x bare node`,
 );
 
 const lat = [];

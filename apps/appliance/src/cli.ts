@@ -27,13 +27,14 @@ Usage:
   waved --help
 
 Options for both:
-  --config <file>         settings file (sim: <tmp>/waved-sim/config.toml, start: /etc/waved/config.toml)
+  --config <file>         settings file (sim: <data-dir>/config.toml, start: /etc/waved/config.toml)
   --log-level <0-5>       0 errors only … 3 info (default) … 5 trace; secrets are always masked
   --exit-after <ms>       stop cleanly after this many milliseconds (tests, benchmarks)
   --no-screen             do not draw the device screen in the terminal
 
 waved sim:
   --port <n>              portal port on 127.0.0.1 (default 8080)
+  --data-dir <dir>        settings, device database and recordings (default <tmp>/waved-sim)
   --screen-port <n>       device screen emulator in the browser (default: portal port + 1; 0 = off)
   --no-auto-setup         do not open Set up Wi-Fi at start
   --no-cloud              no reference cloud server (and so no device application)
@@ -114,6 +115,7 @@ function parse(argv: string[]) {
       'run-dir': { type: 'string' },
       'setup-on-start': { type: 'boolean' },
       'no-device': { type: 'boolean' },
+      'data-dir': { type: 'string' },
       'device-demo': { type: 'boolean' },
       'association-timeout': { type: 'string' },
       'scan-wait': { type: 'string' },
@@ -255,7 +257,7 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
   const log = createLogger({ level: common.logLevel, write: (l) => term.log(l) });
   const { logger } = log;
   const port = int(values.port, 'port', 8080);
-  const simDir = path.join(os.tmpdir(), 'waved-sim');
+  const simDir = values['data-dir'] ?? path.join(os.tmpdir(), 'waved-sim');
   fs.mkdirSync(simDir, { recursive: true, mode: 0o700 });
   const settingsPath = values.config ?? path.join(simDir, 'config.toml');
 

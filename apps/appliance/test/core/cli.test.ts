@@ -59,7 +59,7 @@ describe('waved sim', () => {
     dir.remove();
   });
 
-  it('prints the portal URL, serves the form, and a full save-connect run never logs a secret', async () => {
+  it('prints the portal URL, serves the form, and a full run (device application too) never logs a secret', async () => {
     const port = await freePort();
     const config = dir.join('config.toml');
     const r = run([
@@ -68,7 +68,9 @@ describe('waved sim', () => {
       String(port),
       '--screen-port',
       '0',
-      '--no-cloud',
+      '--device-demo',
+      '--data-dir',
+      dir.join('data'),
       '--log-level',
       '5',
       '--config',
