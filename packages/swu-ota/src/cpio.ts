@@ -208,14 +208,17 @@ export function byteSum(buf: Uint8Array, seed = 0): number {
     const u = new Uint32Array(buf.buffer, buf.byteOffset + i, words);
     let w = 0;
     while (w < words) {
-      // 128 words add at most 128 * 510 = 65280 per 16-bit lane: no carry between lanes.
-      const end = Math.min(words, w + 128);
-      let acc = 0;
+      // Two accumulators of two 16-bit lanes each: 256 words add at most 256 * 255 = 65280 per
+      // lane, so no lane carries into the next. `| 0` keeps the additions in 32-bit integers.
+      const end = Math.min(words, w + 256);
+      let even = 0;
+      let odd = 0;
       for (; w < end; w++) {
         const x = u[w]!;
-        acc += (x & 0x00ff00ff) + ((x >>> 8) & 0x00ff00ff);
+        even = (even + (x & 0x00ff00ff)) | 0;
+        odd = (odd + ((x >>> 8) & 0x00ff00ff)) | 0;
       }
-      s = (s + (acc & 0xffff) + (acc >>> 16)) % 0x100000000;
+      s = (s + (even & 0xffff) + (even >>> 16) + (odd & 0xffff) + (odd >>> 16)) % 0x100000000;
     }
     i += words * 4;
   }
