@@ -317,6 +317,8 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       void endSession();
     }, timeoutMs);
     session = s;
+    // The network the device leaves now, for a /save that only reconnects it.
+    lastSsid = bus.last('ConnectionDetails')?.ssid ?? lastSsid;
     options.wifi?.pause();
     publish({ state: 'Scanning' });
     s.networks = await scan();

@@ -392,6 +392,27 @@ describe('saving and connecting', () => {
     expect(fs.existsSync(ctx.configPath)).toBe(false);
   });
 
+  it('/save without a network reconnects the saved profile the device left', async () => {
+    ctx = setup();
+    await ctx.sim.provision({ ssid: 'Office', passphrase: 'espresso42' });
+    ctx.sim.setNetwork({ ssid: 'Office', passphrase: 'espresso42', signal: -58 });
+    await vi.advanceTimersByTimeAsync(2000);
+    expect((await ctx.sim.status()).ssid).toBe('Office');
+    ctx.bus.publish('ConnectionDetails', {
+      ssid: 'Office',
+      status: 'COMPLETED',
+      signal: 'good',
+      rssi: -58,
+      ipv4: null,
+    });
+    await openAp();
+    ctx.bus.send({ type: 'SettingsSaved' });
+    await until(() => ctx.last().state === 'Connected');
+    expect(ctx.states.at(-2)).toEqual({ state: 'Connecting', ssid: 'Office' });
+    expect(ctx.last()).toEqual({ state: 'Connected', ssid: 'Office' });
+    expect(ctx.calls).not.toContain('provision');
+  });
+
   it('SettingsSaved outside a session is ignored', async () => {
     ctx = setup();
     ctx.bus.send({
