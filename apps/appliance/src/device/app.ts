@@ -475,7 +475,9 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
       started = false;
       for (const u of unsubscribe.splice(0)) u();
       session.stop();
+      ota.abort();
       await Promise.all([...inflight]);
+      await ota.idle();
       await recorder.close();
       if (asr.state !== 'closed') await asr.closeAsrFeature().catch(() => {});
       await asr.settled();

@@ -7,12 +7,9 @@ export type DeviceErrorCode =
   | 'DEVICE_RECORDING_IO'
   | 'DEVICE_AUDIO'
   | 'DEVICE_WAV'
-  | 'DEVICE_UPLOAD'
-  | 'DEVICE_TRANSCRIPTION'
   | 'DEVICE_ASR_STATE'
   | 'DEVICE_ASR_ENGINE'
-  | 'DEVICE_BT'
-  | 'DEVICE_OTA_BUSY';
+  | 'DEVICE_BT';
 
 export class DeviceError extends Error {
   override readonly name = 'DeviceError';

@@ -87,6 +87,10 @@ export interface OtaServiceOptions {
 export interface OtaService {
   /** Checks firmware then model and updates what is offered; returns what was installed. */
   checkNow(): Promise<UpdateKind[]>;
+  /** Stops a running check or download (shutdown); the partial download is kept for the next run. */
+  abort(): void;
+  /** Resolves when no check is running. */
+  idle(): Promise<void>;
   readonly busy: boolean;
 }
 
@@ -126,8 +130,10 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
     );
   };
   let busy = false;
+  let controller: AbortController | null = null;
+  let running: Promise<unknown> | null = null;
 
-  async function update(kind: UpdateKind, d: UpdateDescriptor): Promise<boolean> {
+  async function update(kind: UpdateKind, d: UpdateDescriptor, signal: AbortSignal): Promise<boolean> {
     const name = packageName(kind);
     const dest = path.join(options.packageDir, `${name}.swu`);
     emit({ type: 'available', kind, version: d.version, forced: d.forced, notes: notesOf(d) });
@@ -156,7 +162,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
     const started = now();
     let file: string;
     try {
-      const r = await downloader.download(d.download_url, { md5: d.file_md5 });
+      const r = await downloader.download(d.download_url, { md5: d.file_md5, signal });
       file = r.path;
       emit({ type: 'downloaded', kind, size: r.size, resumedBytes: r.resumedBytes });
       await telemetry.track('firmware_download', {
@@ -166,13 +172,15 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
         duration_ms: now() - started,
       });
     } catch (error) {
-      const code = codeOf(error);
+      const code = signal.aborted ? 'OTA_ABORTED' : codeOf(error);
       emit({ type: 'failed', kind, stage: 'download', code, message: (error as Error).message });
-      logger.warn(`ota: ${kind} download failed: ${(error as Error).message}`);
+      logger.warn(
+        `ota: ${kind} download ${signal.aborted ? 'stopped' : 'failed'}: ${(error as Error).message}`,
+      );
       await telemetry.track('firmware_download', {
         package: kind,
         version: d.version,
-        result: 'failed',
+        result: signal.aborted ? 'aborted' : 'failed',
         duration_ms: now() - started,
         error: code,
       });
@@ -205,6 +213,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
     });
     try {
       await installer.install(file, d, {
+        signal,
         onStep: (step) => {
           emit({ type: 'step', kind, step });
           // persisted before the reboot, so the next check does not offer the same package again
@@ -233,36 +242,56 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
     }
   }
 
+  async function check(): Promise<UpdateKind[]> {
+    busy = true;
+    controller = new AbortController();
+    const { signal } = controller;
+    const installed: UpdateKind[] = [];
+    try {
+      emit({ type: 'checking' });
+      await telemetry.track('check_update', {});
+      for (const kind of UPDATE_KINDS) {
+        if (signal.aborted) break;
+        let descriptor: UpdateDescriptor | null;
+        try {
+          descriptor = await client.getUpdateDescriptor(kind, { version: versions.get(kind) });
+        } catch (error) {
+          emit({ type: 'check-failed', kind, message: (error as Error).message });
+          logger.warn(`ota: ${kind} check failed: ${(error as Error).message}`);
+          continue;
+        }
+        if (!descriptor || descriptor.version === versions.get(kind)) {
+          emit({ type: 'up-to-date', kind });
+          continue;
+        }
+        if (await update(kind, descriptor, signal)) installed.push(kind);
+      }
+    } finally {
+      busy = false;
+      controller = null;
+    }
+    return installed;
+  }
+
   return {
     get busy() {
       return busy;
     },
-    async checkNow() {
-      if (busy) return [];
-      busy = true;
-      const installed: UpdateKind[] = [];
-      try {
-        emit({ type: 'checking' });
-        await telemetry.track('check_update', {});
-        for (const kind of UPDATE_KINDS) {
-          let descriptor: UpdateDescriptor | null;
-          try {
-            descriptor = await client.getUpdateDescriptor(kind, { version: versions.get(kind) });
-          } catch (error) {
-            emit({ type: 'check-failed', kind, message: (error as Error).message });
-            logger.warn(`ota: ${kind} check failed: ${(error as Error).message}`);
-            continue;
-          }
-          if (!descriptor || descriptor.version === versions.get(kind)) {
-            emit({ type: 'up-to-date', kind });
-            continue;
-          }
-          if (await update(kind, descriptor)) installed.push(kind);
-        }
-      } finally {
-        busy = false;
+    checkNow() {
+      if (busy) return Promise.resolve([]);
+      const p = check();
+      running = p;
+      return p;
+    },
+    abort() {
+      controller?.abort();
+    },
+    async idle() {
+      while (running) {
+        const p = running;
+        await p.catch(() => {});
+        if (running === p) running = null;
       }
-      return installed;
     },
   };
 }

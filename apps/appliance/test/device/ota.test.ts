@@ -157,6 +157,7 @@ describe('OTA download killed with SIGKILL resumes on the next run', () => {
   const dir = tempDir('device-ota-kill-');
   let h: Harness;
   let throttle = true;
+  let pkg: Buffer;
   const peers: Peer[] = [];
   afterAll(async () => {
     for (const p of peers) await p.stop(200);
@@ -178,7 +179,7 @@ describe('OTA download killed with SIGKILL resumes on the next run', () => {
       files: [{ name: 'rootfs.img', data: big }],
       output: dir.join('big.swu'),
     });
-    const pkg = fs.readFileSync(dir.join('big.swu'));
+    pkg = fs.readFileSync(dir.join('big.swu'));
     const etag = `"${crypto.createHash('md5').update(pkg).digest('hex')}"`;
     h = await startHarness(dir.path, {
       intercept: (r) => {
@@ -241,5 +242,31 @@ describe('OTA download killed with SIGKILL resumes on the next run', () => {
     expect((done as { resumedBytes: number }).resumedBytes).toBeLessThanOrEqual(kept);
     expect(installs).toHaveLength(1);
     expect(received(h.server, 'system_crash')).toHaveLength(1);
+  });
+
+  it('a shutdown during a download stops it at once and keeps the partial file', async () => {
+    throttle = true;
+    h.server.publishUpdate('psp_firmware', { version: '3.0.0', data: pkg, forced: true });
+    const events: OtaEvent[] = [];
+    const app = h.app({
+      onOtaEvent: (e) => events.push(e),
+      ota: { run: fakeSwupdateRunner([]), reboot: async () => {} },
+    });
+    await app.start();
+    await app.session.establish();
+    const check = app.ota.checkNow();
+    await waitFor(() => events.some((e) => e.type === 'progress' && e.received > 100_000), {
+      what: 'some progress',
+    });
+    const t0 = Date.now();
+    await app.stop();
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(await check).toEqual([]);
+    expect(events.at(-1)).toMatchObject({ type: 'failed', stage: 'download', code: 'OTA_ABORTED' });
+    expect(fs.statSync(dir.join('ota', 'software.swu.part')).size).toBeGreaterThan(0);
+    expect(received(h.server, 'firmware_download').at(-1)?.params).toMatchObject({
+      version: '3.0.0',
+      result: 'aborted',
+    });
   });
 });
