@@ -38,6 +38,14 @@ export interface DhcpServer {
 
 const BROADCAST_TEXT = '255.255.255.255';
 
+type LookupCallback = (error: Error | null, address: string, family: number) => void;
+
+/** dgram's `lookup` for IPv4 literals: answers at once, no DNS and no deferred callback. */
+function literalLookup(address: string, options: unknown, callback?: LookupCallback): void {
+  const cb = (typeof options === 'function' ? options : callback) as LookupCallback;
+  cb(null, address, 4);
+}
+
 /** Creates an RFC 2131 DHCPv4 server: the pure state machine from `createDhcpMachine` on a UDP socket. */
 export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
   const port = options.port ?? 67;
@@ -63,7 +71,8 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
   let retryAt = 0;
   const storeDelayMs = options.storeDelayMs ?? 1000;
 
-  // One callback for every send (no closure per packet on the hot path).
+  // One callback for every send (no closure per packet). Node drops a synchronous send error
+  // silently when send() has no callback, so the callback is what makes sendErrors visible.
   function sent(error: Error | null): void {
     if (!error) return;
     machine.count('sendErrors');
@@ -76,6 +85,18 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
 
   function send(bytes: Buffer, toPort: number, address: string): void {
     socket?.send(bytes, toPort, address, sent);
+  }
+
+  // Replies mostly go to the same few addresses (255.255.255.255, a relay): keep the last text form.
+  let lastAddress = -1;
+  let lastAddressText = '';
+  function addressText(address: number): string {
+    if (address === 0xffffffff) return BROADCAST_TEXT;
+    if (address !== lastAddress) {
+      lastAddress = address;
+      lastAddressText = formatIpv4(address);
+    }
+    return lastAddressText;
   }
 
   function flush(): void {
@@ -131,7 +152,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       const reply = machine.handle(request, now());
       if (reply !== undefined) {
         const bytes = encodeMessage(reply.message);
-        const address = reply.address === 0xffffffff ? BROADCAST_TEXT : formatIpv4(reply.address);
+        const address = addressText(reply.address);
         if (store && reply.persist) held.push({ bytes, port: reply.port, address });
         else send(bytes, reply.port, address);
       }
@@ -158,7 +179,12 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
         savedDurable = machine.durableVersion;
         log?.info('DHCP leases restored', { count: restored });
       }
-      const s = dgram.createSocket({ type: 'udp4', reuseAddr: options.interface !== undefined });
+      const s = dgram.createSocket({
+        type: 'udp4',
+        reuseAddr: options.interface !== undefined,
+        // Replies only ever go to dotted quads this module formatted: skip the resolver round trip.
+        lookup: literalLookup,
+      });
       socket = s;
       const address = options.listenAddress ?? '0.0.0.0';
       try {
