@@ -87,9 +87,26 @@ export function parseDescriptor(input: unknown): UpdateDescriptor {
   return { version: trimmed, download_url: parsed.href, file_md5: md5.toLowerCase(), descriptions, forced };
 }
 
-/** `{base}/app/v1/common/upgrade/<kind>` (spec Endpoints B). */
-export function descriptorUrl(baseUrl: string, kind: UpdateKind): string {
-  return `${baseUrl.replace(/\/+$/, '')}/app/v1/common/upgrade/${kind}`;
+/** Production and test cloud bases; the global OTA server environment flag picks one. */
+export interface CloudBases {
+  cloudUrl: string;
+  cloudTestUrl: string;
+  /** The vendor's flag: 1 (or true) selects the test environment. */
+  otaServerEnv: number | boolean;
+}
+
+/**
+ * `{base}/app/v1/common/upgrade/<kind>` (spec Endpoints B). `base` is a URL, or both bases and the
+ * environment flag (`{cloudTestUrl}` when the flag equals 1).
+ */
+export function descriptorUrl(base: string | CloudBases, kind: UpdateKind): string {
+  const url =
+    typeof base === 'string'
+      ? base
+      : base.otaServerEnv === 1 || base.otaServerEnv === true
+        ? base.cloudTestUrl
+        : base.cloudUrl;
+  return `${url.replace(/\/+$/, '')}/app/v1/common/upgrade/${kind}`;
 }
 
 /** The two headers every descriptor fetch carries. */

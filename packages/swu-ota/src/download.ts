@@ -496,41 +496,62 @@ export function createDownloader(options: DownloaderOptions): Downloader {
     }
   }
 
+  let running = false;
   return {
     partPath,
     statePath,
-    discard,
+    async discard() {
+      if (running) throw new OtaError('OTA_OPTIONS', 'cannot discard while a download is running');
+      await discard();
+    },
     async download(rawUrl, dl = {}) {
-      let url: URL;
+      if (running) throw new OtaError('OTA_OPTIONS', `a download to ${dest} is already running`);
+      running = true;
       try {
-        url = new URL(rawUrl);
-      } catch (error) {
-        throw new OtaError('OTA_OPTIONS', 'download URL is not a URL', { cause: error });
-      }
-      const expectedMd5 = dl.md5?.toLowerCase();
-      if (expectedMd5 !== undefined && !/^[0-9a-f]{32}$/.test(expectedMd5)) {
-        throw new OtaError('OTA_OPTIONS', 'md5 must be 32 hex digits');
-      }
-      if (options.insecure && url.protocol === 'https:') {
-        options.logger?.warn?.(
-          `TLS certificate verification is OFF for ${url.host} (insecure option): the package's authenticity rests on its signature`,
-        );
-      }
-      await fs.mkdir(dir, { recursive: true });
-      if (doneFile) await fs.rm(doneFile, { force: true });
-      const stats = { restarts: 0, requests: 0, resumedBytes: undefined as number | undefined };
-      let delay = options.retryDelayMs ?? 1000;
-      for (let tries = 0; ; tries++) {
-        try {
-          return await attempt(url, expectedMd5, dl.signal, stats);
-        } catch (error) {
-          const e = networkError(error, 'download failed');
-          if (!isRetryable(e) || tries >= retries || dl.signal?.aborted) throw e;
-          options.logger?.info?.(`download interrupted (${e.message}); resuming in ${delay} ms`);
-          await clock.sleep(delay);
-          delay = Math.min(delay * 2, 30_000);
-        }
+        return await run(rawUrl, dl);
+      } finally {
+        running = false;
       }
     },
   };
+
+  async function run(rawUrl: string, dl: DownloadOptions): Promise<DownloadResult> {
+    let url: URL;
+    try {
+      url = new URL(rawUrl);
+    } catch (error) {
+      throw new OtaError('OTA_OPTIONS', 'download URL is not a URL', { cause: error });
+    }
+    const expectedMd5 = dl.md5?.toLowerCase();
+    if (expectedMd5 !== undefined && !/^[0-9a-f]{32}$/.test(expectedMd5)) {
+      throw new OtaError('OTA_OPTIONS', 'md5 must be 32 hex digits');
+    }
+    if (options.insecure && url.protocol === 'https:') {
+      options.logger?.warn?.(
+        `TLS certificate verification is OFF for ${url.host} (insecure option): the package's authenticity rests on its signature`,
+      );
+    }
+    await fs.mkdir(dir, { recursive: true });
+    if (doneFile) await fs.rm(doneFile, { force: true });
+    const stats = { restarts: 0, requests: 0, resumedBytes: undefined as number | undefined };
+    let delay = options.retryDelayMs ?? 1000;
+    for (let tries = 0; ; tries++) {
+      try {
+        return await attempt(url, expectedMd5, dl.signal, stats);
+      } catch (error) {
+        if (dl.signal?.aborted) {
+          throw error instanceof OtaError && error.code === 'OTA_ABORTED'
+            ? error
+            : new OtaError('OTA_ABORTED', 'download aborted; the bytes so far are kept for a resume', {
+                cause: error,
+              });
+        }
+        const e = networkError(error, 'download failed');
+        if (!isRetryable(e) || tries >= retries) throw e;
+        options.logger?.info?.(`download interrupted (${e.message}); resuming in ${delay} ms`);
+        await clock.sleep(delay);
+        delay = Math.min(delay * 2, 30_000);
+      }
+    }
+  }
 }

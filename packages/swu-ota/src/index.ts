@@ -26,6 +26,7 @@ export {
 } from './cpio.js';
 // Update descriptors and checks (spec B1, States E.1)
 export {
+  type CloudBases,
   createUpdateChecker,
   descriptorHeaders,
   descriptorUrl,

@@ -119,6 +119,7 @@ export async function verifySwu(source: SwuSource, options: VerifySwuOptions = {
   let byName = new Map<string, SwuArtifact[]>();
   const seen = new Set<string>();
   let sigCheck: Promise<void> | undefined;
+  let archiveSize = 0;
   let current: { hash: Hash | undefined; collect: Buffer[] | undefined; limit: number } | undefined;
 
   const startDescription = () => {
@@ -229,6 +230,7 @@ export async function verifySwu(source: SwuSource, options: VerifySwuOptions = {
       current = undefined;
     },
     onTrailer() {
+      archiveSize = parser.offset;
       if (entries.length === 0) throw new OtaError('OTA_SWU_LAYOUT', 'the archive is empty');
       startDescription();
     },
@@ -288,7 +290,7 @@ export async function verifySwu(source: SwuSource, options: VerifySwuOptions = {
   }
   return {
     format: format!,
-    size: parser.offset,
+    size: archiveSize,
     entries,
     images,
     version: description.version,

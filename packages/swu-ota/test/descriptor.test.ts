@@ -92,6 +92,13 @@ describe('descriptor endpoints', () => {
     expect(descriptorUrl('https://test.example', 'psp_model')).toBe(
       'https://test.example/app/v1/common/upgrade/psp_model',
     );
+    const bases = { cloudUrl: 'https://prod.example', cloudTestUrl: 'https://test.example' };
+    expect(descriptorUrl({ ...bases, otaServerEnv: 1 }, 'psp_firmware')).toBe(
+      'https://test.example/app/v1/common/upgrade/psp_firmware',
+    );
+    expect(descriptorUrl({ ...bases, otaServerEnv: 0 }, 'psp_model')).toBe(
+      'https://prod.example/app/v1/common/upgrade/psp_model',
+    );
     expect(descriptorHeaders('SN123', '1.0.3')).toEqual({
       'X-Device-Serial': 'SN123',
       'X-Device-Version': '1.0.3',

@@ -178,6 +178,30 @@ lab.describe('createDownloader against a local HTTPS server', () => {
     expect(md5(fs.readFileSync(r.path))).toBe(md5(body));
   });
 
+  it('stops on abort keeping what arrived, refuses a second concurrent download, then resumes', async () => {
+    server.throttleMs = 5;
+    const ac = new AbortController();
+    const events: DownloadProgress[] = [];
+    const dl = make({
+      progressIntervalMs: 0,
+      onProgress: (p) => {
+        events.push(p);
+        if (p.received > 150_000) ac.abort();
+      },
+    });
+    const first = dl.download(server.url, { signal: ac.signal });
+    const second = (await dl.download(server.url).catch((e: unknown) => e)) as OtaError;
+    expect(second.code).toBe('OTA_OPTIONS');
+    const err = (await first.catch((e: unknown) => e)) as OtaError;
+    expect(err.code).toBe('OTA_ABORTED');
+    const kept = JSON.parse(fs.readFileSync(dl.statePath, 'utf8')).bytes;
+    expect(kept).toBeGreaterThan(150_000);
+    server.throttleMs = 0;
+    const r = await dl.download(server.url, { md5: md5(body) });
+    expect(r.resumedBytes).toBe(kept);
+    expect(md5(fs.readFileSync(r.path))).toBe(md5(body));
+  });
+
   it('refuses a package whose MD5 differs, and removes it', async () => {
     const dl = make();
     const err = (await dl.download(server.url, { md5: 'f'.repeat(32) }).catch((e: unknown) => e)) as OtaError;

@@ -90,6 +90,9 @@ lab.describe('our verifier and the real swupdate 2022.12 agree', () => {
       ['payload.txt', 29],
     ]);
     expect(r).toMatchObject({ version: '1.2.3', signed: true, signatureVerified: true, format: 'crc' });
+    // The archive ends with the trailer; GNU-style padding to 512 bytes follows it.
+    expect(r.size % 4).toBe(0);
+    expect(fs.statSync(c.file).size).toBe(Math.ceil(r.size / 512) * 512);
   });
 
   it('installs a package with the real `swupdate -i` through createInstaller, then reboots', async () => {
