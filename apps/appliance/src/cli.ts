@@ -425,7 +425,8 @@ async function start(values: ReturnType<typeof parse>['values'], common: Common,
     process.exitCode = 2;
     return;
   }
-  const term = createTerminal(common.screen);
+  // The screen shows the AP passphrase: draw it only on a terminal, never into a captured stdout.
+  const term = createTerminal(common.screen && process.stdout.isTTY === true);
   const log = createLogger({ level: common.logLevel, write: (l) => term.log(l) });
   const { logger } = log;
   const iface = values.iface ?? 'wlan0';

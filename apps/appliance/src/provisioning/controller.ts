@@ -165,6 +165,8 @@ export function createProvisioningController(options: ProvisioningControllerOpti
   /** Which AP-side pieces are up, so teardown knows what it has to undo. */
   const up = { station: true, address: false, hostapd: false, config: false, dhcp: false, dns: false };
   let lastSsid: string | null = null;
+  /** The radio step that ran last (named in Failed{ap-failed}; raw program output is only logged). */
+  let lastStep = '';
 
   const publish = (next: ProvisioningState) => {
     state = next;
@@ -209,6 +211,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
     });
     try {
       log.debug(`radio: ${name}`);
+      lastStep = name;
       return await Promise.race([fn(), limit]);
     } finally {
       timers.clearTimeout(handle);
@@ -332,11 +335,15 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       await apUp(s);
     } catch (error) {
       if (error instanceof Aborted) throw error;
+      const failedStep = lastStep;
       log.error('the setup network could not be started:', error);
       await apDown();
       endSessionSecrets();
-      const detail = error instanceof Error ? error.message : String(error);
-      publish({ state: 'Failed', reason: 'ap-failed', message: `${FAILURE_TEXT['ap-failed']} (${detail})` });
+      publish({
+        state: 'Failed',
+        reason: 'ap-failed',
+        message: `${FAILURE_TEXT['ap-failed']} (${failedStep} failed)`,
+      });
       return;
     }
     log.info(`setup network ${s.apSsid} is up; open ${setupUrl}`);

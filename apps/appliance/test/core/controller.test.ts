@@ -447,6 +447,12 @@ describe('a fault at each AP step', () => {
     ctx.bus.send({ type: 'OpenWifiProvisioning' });
     await until(() => ctx.last().state === 'Failed', 40_000);
     expect(ctx.last()).toMatchObject({ state: 'Failed', reason: 'ap-failed' });
+    // the message names the step, never the program's output
+    const failed = ctx.last();
+    expect(failed.state === 'Failed' && failed.message).toMatch(
+      /\((stop station|configure AP address|start hostapd|start DHCP server|start DNS server) failed\)$/,
+    );
+    expect(JSON.stringify(failed)).not.toContain('Line 7');
     expect(fs.existsSync(ctx.configPath)).toBe(false);
     expect(ctx.calls.at(-1)).toBe('startStation');
     expect(ctx.sim.mode).toBe('sta');
