@@ -13,7 +13,8 @@ export function run(file, args, { ns, allowFail = false, timeoutMs = 20_000 } = 
   return new Promise((resolve, reject) => {
     execFile(argv[0], argv[1], { timeout: timeoutMs, encoding: 'utf8' }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-      if (err && !allowFail) reject(new Error(`${file} ${args.join(' ')} -> ${code}: ${stderr || err.message}`));
+      if (err && !allowFail)
+        reject(new Error(`${file} ${args.join(' ')} -> ${code}: ${stderr || err.message}`));
       else resolve({ stdout, stderr, code });
     });
   });
@@ -53,7 +54,11 @@ export async function startHomeAp({ ns, iface, ssid, passphrase, channel = 6, ad
   );
   await run('ip', ['addr', 'add', address, 'dev', iface], { ns });
   await run('ip', ['link', 'set', iface, 'up'], { ns });
-  await run('hostapd', ['-B', '-P', `/tmp/hostapd-${ns}-${iface}.pid`, '-f', `/tmp/hostapd-${ns}-${iface}.log`, conf], { ns });
+  await run(
+    'hostapd',
+    ['-B', '-P', `/tmp/hostapd-${ns}-${iface}.pid`, '-f', `/tmp/hostapd-${ns}-${iface}.log`, conf],
+    { ns },
+  );
   return { conf, pidFile: `/tmp/hostapd-${ns}-${iface}.pid`, log: `/tmp/hostapd-${ns}-${iface}.log` };
 }
 
