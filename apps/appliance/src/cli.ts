@@ -344,7 +344,13 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
   const screens = createScreens({ bus });
   const screenPort =
     values['screen-port'] === undefined ? port + 1 : int(values['screen-port'], 'screen-port', 0);
-  const page = screenPort > 0 ? await serveScreenPage(createScreenPage({ screens }), screenPort) : null;
+  const page =
+    screenPort > 0
+      ? await serveScreenPage(createScreenPage({ screens }), screenPort).catch((error: Error) => {
+          logger.warn(`screen emulator not started on port ${screenPort}: ${error.message}`);
+          return null;
+        })
+      : null;
   const portalUrl = `http://127.0.0.1:${port}/`;
   const header = [
     `waved sim — portal: ${portalUrl}${page ? `  screen: ${page.url}` : ''}${cloud ? `  cloud: ${cloud.url}` : ''}`,

@@ -34,7 +34,13 @@ export async function runChecked(
     );
   }
   if (result.code !== 0) {
-    const tail = `${result.stdout}\n${result.stderr}`.trim().split('\n').slice(-3).join(' | ');
+    const lines = `${result.stdout}\n${result.stderr}`
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    // hostapd prints the reason first (`Line 7: …`), then a summary: keep the telling lines.
+    const telling = lines.filter((l) => /^Line \d+:|error|fail|invalid|unknown/i.test(l));
+    const tail = (telling.length > 0 ? telling.slice(0, 3) : lines.slice(-3)).join(' | ');
     throw new ApplianceError(
       'APPLIANCE_COMMAND_FAILED',
       `${file} ${args[0] ?? ''} exited with ${result.code ?? result.signal}${tail ? `: ${tail}` : ''}`,

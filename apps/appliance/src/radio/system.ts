@@ -34,6 +34,8 @@ export interface SystemRadioOptions {
   gateway?: string;
   /** Binaries (default from PATH). */
   bins?: Partial<Record<'ip' | 'hostapd' | 'wpa_supplicant' | 'wpa_cli' | 'udhcpc' | 'sh', string>>;
+  /** Bind the DHCP socket to the interface (SO_BINDTOIFINDEX; default true, as on the device). */
+  bindDhcpToInterface?: boolean;
   /** UDP ports of the in-process servers (default 67 and 53). */
   dhcpPort?: number;
   dnsPort?: number;
@@ -133,7 +135,7 @@ export function createSystemRadio(options: SystemRadioOptions = {}): Radio {
         router: gateway,
         dns: gateway,
         captivePortalUri: `http://${gateway}/`,
-        interface: iface,
+        ...(options.bindDhcpToInterface === false ? { listenAddress: gateway } : { interface: iface }),
         port: options.dhcpPort ?? 67,
         logger: { info: (m) => log.debug(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
       });
