@@ -44,10 +44,16 @@ function fail(
 
 /**
  * Reads the options in `buf[start, end)` into `into`. Every length is checked against `end`
- * (RFC 2132 §2: code, length, data; codes 0 and 255 have no length). Returns the overload value
- * (option 52) if this area carried one.
+ * (RFC 2132 §2: code, length, data; codes 0 and 255 have no length). A repeated option's pieces are
+ * collected in `repeats` and joined once at the end, so a datagram full of repeats costs linear time.
  */
-function readOptions(buf: Uint8Array, start: number, end: number, into: Map<number, Uint8Array>): void {
+function readOptions(
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  into: Map<number, Uint8Array>,
+  repeats: Map<number, Uint8Array[]>,
+): void {
   let i = start;
   while (i < end) {
     const code = buf[i]!;
@@ -62,20 +68,33 @@ function readOptions(buf: Uint8Array, start: number, end: number, into: Map<numb
     const to = from + len;
     if (to > end)
       fail('DHCP_DECODE_OPTION', `option ${code} at byte ${i} claims ${len} bytes, only ${end - from} left`);
-    const prev = into.get(code);
-    if (prev === undefined) {
-      // A plain Uint8Array view: cheaper to create than Buffer#subarray, no copy.
-      into.set(code, new Uint8Array(buf.buffer, buf.byteOffset + from, len));
-    } else {
-      // RFC 3396 §5: repeated instances of one option are concatenated in order.
-      const joined = new Uint8Array(prev.length + len);
-      joined.set(prev, 0);
-      joined.set(buf.subarray(from, to), prev.length);
-      into.set(code, joined);
+    // A plain Uint8Array view: cheaper to create than Buffer#subarray, no copy.
+    const piece = new Uint8Array(buf.buffer, buf.byteOffset + from, len);
+    const first = into.get(code);
+    if (first === undefined) into.set(code, piece);
+    else {
+      const list = repeats.get(code);
+      if (list === undefined) repeats.set(code, [first, piece]);
+      else list.push(piece);
     }
     i = to;
   }
   // A missing END is tolerated (many clients pad instead); every byte read was in bounds.
+}
+
+/** RFC 3396 §5: repeated instances of one option are concatenated in order. */
+function joinRepeats(into: Map<number, Uint8Array>, repeats: Map<number, Uint8Array[]>): void {
+  for (const [code, pieces] of repeats) {
+    let total = 0;
+    for (const p of pieces) total += p.length;
+    const joined = new Uint8Array(total);
+    let at = 0;
+    for (const p of pieces) {
+      joined.set(p, at);
+      at += p.length;
+    }
+    into.set(code, joined);
+  }
 }
 
 /**
@@ -98,7 +117,8 @@ export function decodeMessage(buf: Uint8Array, offset = 0): Decoded<DhcpMessage>
   const hlen = buf[o + 2]!;
   if (hlen > 16) fail('DHCP_DECODE_HLEN', `hlen ${hlen} is larger than the 16-byte chaddr field`);
   const options = new Map<number, Uint8Array>();
-  readOptions(buf, o + HEADER_BYTES, end, options);
+  const repeats = new Map<number, Uint8Array[]>();
+  readOptions(buf, o + HEADER_BYTES, end, options, repeats);
   const base = buf.byteOffset + o;
   let sname = new Uint8Array(buf.buffer, base + 44, 64);
   let file = new Uint8Array(buf.buffer, base + 108, 128);
@@ -106,18 +126,22 @@ export function decodeMessage(buf: Uint8Array, offset = 0): Decoded<DhcpMessage>
   // they are read after the options field, file first (RFC 3396 §7).
   const overload = options.get(Option.OVERLOAD);
   if (overload !== undefined) {
-    if (overload.length !== 1) fail('DHCP_DECODE_OPTION', 'option 52 (overload) must be 1 byte');
+    if (overload.length !== 1 || repeats.has(Option.OVERLOAD)) {
+      fail('DHCP_DECODE_OPTION', 'option 52 (overload) must be 1 byte');
+    }
     options.delete(Option.OVERLOAD);
     const which = overload[0]!;
     if (which & 1) {
-      readOptions(buf, o + 108, o + 236, options);
+      readOptions(buf, o + 108, o + 236, options, repeats);
       file = EMPTY;
     }
     if (which & 2) {
-      readOptions(buf, o + 44, o + 108, options);
+      readOptions(buf, o + 44, o + 108, options, repeats);
       sname = EMPTY;
     }
+    options.delete(Option.OVERLOAD); // an overload option inside file/sname means nothing more
   }
+  if (repeats.size > 0) joinRepeats(options, repeats);
   const value: DhcpMessage = {
     op: buf[o]!,
     htype: buf[o + 1]!,

@@ -102,6 +102,19 @@ describe('options', () => {
     expect(m.sname.length).toBe(0);
   });
 
+  it('joins thousands of repeated instances in linear time (no quadratic copying)', () => {
+    const head = encodeMessage(request({ type: 'DISCOVER' })).subarray(0, 240);
+    const repeats = Buffer.alloc(3 * 200_000);
+    for (let i = 0; i < 200_000; i++) repeats.set([77, 1, i & 255], i * 3);
+    const t = performance.now();
+    const m = decodeMessage(
+      Buffer.concat([head, Buffer.from([53, 1, 1]), repeats, Buffer.from([255])]),
+    ).value;
+    expect(performance.now() - t).toBeLessThan(500);
+    expect(m.options.get(77)?.length).toBe(200_000);
+    expect(m.options.get(77)?.[257]).toBe(1);
+  });
+
   it('splits a value over 255 bytes into instances instead of wrapping the length', () => {
     const m = request({ type: 'DISCOVER', extra: [[224, Buffer.alloc(600, 7)]] });
     const bytes = encodeMessage(m);
