@@ -490,7 +490,14 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
         counters.ignored++;
         return undefined;
       }
-      if (req.hlen === 0 && !req.options.has(Option.CLIENT_ID)) {
+      const clientId = req.options.get(Option.CLIENT_ID);
+      if (req.hlen === 0 && clientId === undefined) {
+        counters.ignored++;
+        return undefined;
+      }
+      // RFC 2132 §9.14: a client identifier is 2..255 bytes. A longer one (RFC 3396 concatenation)
+      // would become a key and an echo of any size, so it is refused.
+      if (clientId !== undefined && (clientId.length < 2 || clientId.length > 255)) {
         counters.ignored++;
         return undefined;
       }

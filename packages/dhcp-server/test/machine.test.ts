@@ -366,6 +366,14 @@ describe('what the server does not answer', () => {
     expect(s.m.handle(odd, T0)).toBeUndefined();
     expect(s.m.stats(T0).ignored).toBe(3);
   });
+
+  it('ignores a client identifier outside 2..255 bytes (RFC 2132 §9.14)', () => {
+    const s = setup();
+    expect(s.send({ type: 'DISCOVER', clientId: new Uint8Array(300).fill(1) })).toBeUndefined();
+    expect(s.send({ type: 'DISCOVER', clientId: Uint8Array.of(1) })).toBeUndefined();
+    expect(s.send({ type: 'DISCOVER', clientId: Uint8Array.of(1, 2) })).toBeDefined();
+    expect(s.m.stats(T0).ignored).toBe(2);
+  });
 });
 
 describe('configuration', () => {
