@@ -137,7 +137,11 @@ export function createSystemRadio(options: SystemRadioOptions = {}): Radio {
         captivePortalUri: `http://${gateway}/`,
         ...(options.bindDhcpToInterface === false ? { listenAddress: gateway } : { interface: iface }),
         port: options.dhcpPort ?? 67,
-        logger: { info: (m) => log.debug(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
+        logger: {
+          info: (m: string) => log.debug(m),
+          warn: (m: string) => log.warn(m),
+          error: (m: string) => log.error(m),
+        },
       });
       await server.listen();
       dhcp = server;
@@ -147,7 +151,7 @@ export function createSystemRadio(options: SystemRadioOptions = {}): Radio {
         answer: gateway,
         address: gateway,
         port: options.dnsPort ?? 53,
-        logger: { warn: (m) => log.warn(m), error: (m) => log.error(m) },
+        logger: { warn: (m: string) => log.warn(m), error: (m: string) => log.error(m) },
       });
       await server.listen();
       dns = server;
