@@ -228,7 +228,15 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
           },
         });
 
-  const session = createCloudSession({ client, credentials, logger, ...options.session });
+  // set by the first lines of the body below; the session calls it after each successful establish
+  let sessionReady: () => void = () => {};
+  const session = createCloudSession({
+    client,
+    credentials,
+    logger,
+    ...options.session,
+    onReady: () => sessionReady(),
+  });
   const telemetry = createDeviceTelemetry({
     path: path.join(paths.analyticsDir ?? ANALYTICS_DB_DIR, 'events.db'),
     client,
@@ -347,6 +355,20 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     if (prev.autoUpload !== next.autoUpload) await track('upload_to_cloud_toggle', {});
   }
 
+  /** A Wi-Fi connect asks for an update check; it runs once the session is ready. */
+  let otaPending = false;
+  async function afterSessionReady(): Promise<void> {
+    void telemetry.flush();
+    uploader.kick();
+    if (otaPending) {
+      otaPending = false;
+      await ota.checkNow();
+    }
+  }
+  sessionReady = () => {
+    if (started) background('after the session became ready', afterSessionReady());
+  };
+
   async function onConnected(ssid: string): Promise<void> {
     const d = bus.last('ConnectionDetails');
     await track('device_network_connect', {
@@ -354,14 +376,13 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
       ...(d?.rssi != null ? { signal_dbm: d.rssi } : {}),
       ...(d?.ipv4 ? { ipv4: d.ipv4 } : {}),
     });
-    try {
-      if (!session.isReady()) await session.establish();
-    } catch {
-      return; // retried by the session timer; the next WifiConnected tries again too
+    otaPending = true;
+    if (session.isReady()) {
+      await afterSessionReady();
+      return;
     }
-    void telemetry.flush();
-    uploader.kick();
-    await ota.checkNow();
+    // on success the session calls afterSessionReady; on failure its timer retries
+    await session.establish().catch(() => {});
   }
 
   const ui: DeviceUiEvents = {

@@ -10,6 +10,8 @@ export interface CloudSessionOptions {
   refreshIntervalMs?: number;
   /** Delay before retrying a failed establish (default 30 s). */
   retryDelayMs?: number;
+  /** Called after every successful establish (registration or token refresh). */
+  onReady?: () => void;
 }
 
 export type SessionState = 'idle' | 'registering' | 'refreshing' | 'ready' | 'failed';
@@ -71,6 +73,7 @@ export function createCloudSession(options: CloudSessionOptions): CloudSession {
           logger.info('cloud: session ready');
           for (const w of waiters.splice(0)) w();
           schedule(refreshMs);
+          options.onReady?.();
         } catch (error) {
           state = 'failed';
           logger.warn(`cloud: session not established: ${(error as Error).message}`);

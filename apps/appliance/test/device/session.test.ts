@@ -1,4 +1,4 @@
-import { tempDir } from '@waved/test-lab';
+import { tempDir, waitFor } from '@waved/test-lab';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Harness, received, startHarness } from './helpers.js';
@@ -68,7 +68,7 @@ describe('cloud session', () => {
     h.settings.device.country = '';
   });
 
-  it('keeps trying after the cloud refused, and is ready once the cloud accepts', async () => {
+  it('keeps trying after the cloud refused, then does what the Wi-Fi connect asked for (update check)', async () => {
     let refuse = true;
     const local = tempDir('device-session-retry-');
     const h2 = await startHarness(local.path, {
@@ -80,11 +80,19 @@ describe('cloud session', () => {
     try {
       const app = h2.app({ session: { retryDelayMs: 50 } });
       await app.start();
+      h2.bus.publish('WifiConnected', { ssid: 'Office' });
+      await waitFor(() => app.session.state === 'failed', { what: 'the refused registration' });
       await expect(app.session.establish()).rejects.toMatchObject({ code: 'DEVICE_SESSION' });
-      expect(app.session.state).toBe('failed');
       refuse = false;
       await app.session.ready();
-      expect(app.session.state).toBe('ready');
+      await waitFor(
+        async () => {
+          await app.telemetry.flush();
+          return received(h2.server, 'check_update').length === 1;
+        },
+        { what: 'the update check after the session came up' },
+      );
+      expect(received(h2.server, 'device_network_connect')[0]?.params.ssid).toBe('Office');
       await app.stop();
     } finally {
       await h2.close();
