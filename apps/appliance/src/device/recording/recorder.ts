@@ -132,8 +132,10 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
     const sync = async () => {
       if (!writer) return;
       await writer.sync();
-      store.updateFile(rec.id, fileSeq, { bytes: writer.syncedBytes, durationMs: writer.durationMs });
-      emitter.emit('synced', { recording: rec, durationMs: writer.durationMs, bytes: writer.syncedBytes });
+      const bytes = writer.syncedBytes;
+      const durationMs = Math.floor((bytes * 1000) / AUDIO_BYTES_PER_SECOND);
+      store.updateFile(rec.id, fileSeq, { bytes, durationMs });
+      emitter.emit('synced', { recording: rec, durationMs, bytes });
     };
     const timer = setInterval(() => {
       sync().catch((error) => logger.warn(`recording: sync failed: ${(error as Error).message}`));

@@ -162,7 +162,7 @@ export class WavWriter {
   /** Patches the header to the bytes written so far and fdatasyncs. */
   sync(): Promise<void> {
     return this.#enqueue(async () => {
-      if (this.#synced === this.#bytes) return;
+      if (this.#closed || this.#synced === this.#bytes) return;
       const bytes = this.#bytes;
       await this.#handle.write(encodeWavHeader(this.format, bytes), 0, WAV_HEADER_BYTES, 0);
       await this.#handle.datasync();
@@ -174,6 +174,7 @@ export class WavWriter {
     if (!this.#closed) {
       await this.sync();
       this.#closed = true;
+      // a sync queued by a timer after this point finds the writer closed and does nothing
       await this.#chain;
       await this.#handle.sync();
       await this.#handle.close();
