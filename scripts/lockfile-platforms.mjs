@@ -91,7 +91,9 @@ for (const [key, entry] of Object.entries(packages)) {
 
 if (process.argv.includes('--check')) {
   if (added.length) {
-    console.error(`package-lock.json lacks ${added.length} optional platform entries; run node scripts/lockfile-platforms.mjs`);
+    console.error(
+      `package-lock.json lacks ${added.length} optional platform entries; run node scripts/lockfile-platforms.mjs`,
+    );
     process.exit(1);
   }
   process.exit(0);
@@ -102,4 +104,6 @@ const sorted = Object.fromEntries(
 );
 lock.packages = sorted;
 fs.writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
-console.log(added.length ? `added ${added.length} optional platform entries` : 'package-lock.json already complete');
+console.log(
+  added.length ? `added ${added.length} optional platform entries` : 'package-lock.json already complete',
+);

@@ -1,6 +1,6 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import crypto from 'node:crypto';
 
 /**
  * Writes a file so that a power cut leaves either the old or the new content, never a torn file:

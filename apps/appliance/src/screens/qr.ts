@@ -1,12 +1,2 @@
-/** Backslash-escapes the characters the ZXing `WIFI:` form reserves: `\ ; , : "`. */
-export function escapeWifiQrValue(value: string): string {
-  return value.replace(/[\\;,:"]/g, (c) => `\\${c}`);
-}
-
-/**
- * The QR payload of spec A5: `WIFI:T:WPA;S:<ssid>;P:<passphrase>;H:false;;`. It carries only the
- * temporary AP credentials.
- */
-export function formatWifiQr({ ssid, passphrase }: { ssid: string; passphrase: string }): string {
-  return `WIFI:T:WPA;S:${escapeWifiQrValue(ssid)};P:${escapeWifiQrValue(passphrase)};H:false;;`;
-}
+// The QR payload of spec A5 is built in one place, beside the rest of the AP session values.
+export { escapeWifiQrValue, formatWifiQr } from '../provisioning/ap.js';
