@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { OtaError } from './errors.js';
 
 export interface RunResult {
@@ -27,8 +26,10 @@ export type CommandRunner = (
 const MAX_OUTPUT = 1024 * 1024;
 
 /** The default runner, on `child_process.spawn`. */
-export const runCommand: CommandRunner = (file, args, options = {}) =>
-  new Promise((resolve, reject) => {
+export const runCommand: CommandRunner = async (file, args, options = {}) => {
+  // Loaded on first use, like the TLS stack: verify-only users keep a smaller process.
+  const { spawn } = await import('node:child_process');
+  return new Promise((resolve, reject) => {
     const timeoutMs = options.timeoutMs ?? 10_000;
     const child = spawn(file, args, { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -57,3 +58,4 @@ export const runCommand: CommandRunner = (file, args, options = {}) =>
       resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr });
     });
   });
+};

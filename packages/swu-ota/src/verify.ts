@@ -1,5 +1,5 @@
 import crypto, { type Hash } from 'node:crypto';
-import fs from 'node:fs/promises';
+import fsCb from 'node:fs';
 import { verifyCmsSignature } from './cms.js';
 import { type CpioFormat, createCpioParser } from './cpio.js';
 import { OtaError } from './errors.js';
@@ -63,26 +63,32 @@ const MAX_SIG = 64 * 1024;
 const CHUNK = 512 * 1024;
 const READ = 128 * 1024;
 
+/**
+ * Reads a file into pooled buffers. The reads are synchronous, 128 KiB each: from the page cache
+ * that costs about half the CPU of thread-pool reads and keeps the copy on this thread's cache, and
+ * the generator yields to the event loop after every 512 KiB so timers and I/O still run.
+ */
 async function* readFile(file: string, pool: ArrayBuffer[], signal: AbortSignal | undefined) {
-  const fh = await fs.open(file, 'r');
+  const fd = await new Promise<number>((resolve, reject) =>
+    fsCb.open(file, 'r', (error, fd) => (error ? reject(error) : resolve(fd))),
+  );
   try {
     for (;;) {
       signal?.throwIfAborted();
       const buf = new Uint8Array(pool.pop() ?? new ArrayBuffer(CHUNK));
-      // Fill the buffer with reads of READ bytes: small reads copy out of the page cache faster
-      // (they stay in the CPU cache), large buffers keep the messages to the MD5 worker few.
       let filled = 0;
       while (filled < CHUNK) {
-        const { bytesRead } = await fh.read(buf, filled, Math.min(READ, CHUNK - filled), null);
+        const bytesRead = fsCb.readSync(fd, buf, filled, Math.min(READ, CHUNK - filled), null);
         if (bytesRead === 0) break;
         filled += bytesRead;
       }
       if (filled === 0) return;
       yield buf.subarray(0, filled);
       if (filled < CHUNK) return;
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   } finally {
-    await fh.close();
+    fsCb.closeSync(fd);
   }
 }
 
@@ -98,7 +104,7 @@ export async function verifySwu(source: SwuSource, options: VerifySwuOptions = {
   const pool: ArrayBuffer[] = [];
   const input: AsyncIterable<Uint8Array> = ownStream ? readFile(source, pool, options.signal) : source;
   const giveBack = (ab: ArrayBuffer) => {
-    if (ab.byteLength === CHUNK && pool.length < 8) pool.push(ab);
+    if (ab.byteLength === CHUNK && pool.length < 6) pool.push(ab);
   };
 
   const md5: Md5Stream | undefined =
