@@ -405,7 +405,7 @@ exit 0
 
   it('200 distinct clients against the 151-address pool: 151 leases, no duplicate, 49 refused and counted', async () => {
     const big = await startServer('pool', { ...CONFIG, port: 2067, clientPort: 2068 });
-    const r = await rawClients({ count: 200, port: 2068, serverPort: 2067, tries: 3, salt: 0x55 });
+    const r = await rawClients({ count: 200, port: 2068, serverPort: 2067, tries: 5, salt: 0x55 });
     const addresses = r.acked.map((a) => a.address);
     expect(addresses).toHaveLength(151);
     expect(new Set(addresses).size).toBe(151);
