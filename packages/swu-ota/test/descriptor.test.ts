@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   createUpdateChecker,
@@ -81,6 +82,36 @@ describe('parseDescriptor', () => {
       expect((error as OtaError).code).toBe(code);
       expect((error as OtaError).message).toMatch(message);
     }
+  });
+});
+
+describe('parseDescriptor on hostile input', () => {
+  it('throws nothing but an OtaError, for any JSON value or text', () => {
+    const mutated = fc.record(
+      {
+        version: fc.oneof(fc.string(), fc.anything()),
+        download_url: fc.oneof(fc.webUrl(), fc.string(), fc.anything()),
+        file_md5: fc.oneof(fc.stringMatching(/^[0-9a-fA-F]{32}$/), fc.anything()),
+        descriptions: fc.oneof(
+          fc.dictionary(fc.string(), fc.record({ html_note: fc.string() })),
+          fc.anything(),
+        ),
+        forced: fc.oneof(fc.boolean(), fc.anything()),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.oneof(fc.anything(), fc.jsonValue(), fc.string(), mutated), (input) => {
+        try {
+          const d = parseDescriptor(input);
+          expect(d.file_md5).toMatch(/^[0-9a-f]{32}$/);
+          expect(typeof d.forced).toBe('boolean');
+        } catch (error) {
+          expect(error).toBeInstanceOf(OtaError);
+        }
+      }),
+      { numRuns: 400 },
+    );
   });
 });
 

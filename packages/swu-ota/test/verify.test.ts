@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { tempDir } from '@waved/test-lab';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSwu, type CommandRunner, OtaError, verifySwu, writeCpio } from '../src/index.js';
 import { writeArtifacts } from './helpers/packages.js';
@@ -172,6 +173,40 @@ describe('verifySwu (unsigned packages, no peers)', () => {
     ac.abort();
     const aborted = (await verifySwu(good, { signal: ac.signal }).catch((e: unknown) => e)) as OtaError;
     expect(aborted.code).toBe('OTA_ABORTED');
+  });
+
+  it('rejects mangled packages with an OtaError only, and never accepts a changed artefact', async () => {
+    const small = tmp.join('small.swu');
+    await writeCpio(small, [
+      {
+        name: 'sw-description',
+        data: `software = { version = "1"; images = ( { filename = "a.img"; sha256 = "${crypto
+          .createHash('sha256')
+          .update('image bytes')
+          .digest('hex')}"; } ); };`,
+      },
+      { name: 'a.img', data: 'image bytes' },
+    ]);
+    const original = fs.readFileSync(small);
+    const body = original.indexOf('image bytes');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.nat(original.length - 1), fc.integer({ min: 0, max: 255 })), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        async (flips) => {
+          const bytes = Buffer.from(original);
+          for (const [at, v] of flips) bytes[at] = v;
+          const result = await verifySwu(Readable.from([bytes])).catch((e: unknown) => e);
+          if (result instanceof Error) expect(result).toBeInstanceOf(OtaError);
+          else if (!bytes.subarray(body, body + 11).equals(original.subarray(body, body + 11))) {
+            expect.fail('a package with a changed artefact was accepted');
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('keeps memory flat on a large archive', async () => {
