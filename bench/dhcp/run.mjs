@@ -56,6 +56,7 @@ function cleanup() {
 }
 process.on('exit', cleanup);
 process.on('SIGINT', () => process.exit(130));
+process.on('SIGTERM', () => process.exit(143));
 
 for (const ns of [AP, PH]) {
   run('ip', ['netns', 'add', ns]);
