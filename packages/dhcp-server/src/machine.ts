@@ -38,6 +38,12 @@ export interface DhcpMachineOptions {
   captivePortalUri?: string;
   /** More options, sent only to clients that ask for them in option 55 (code -> raw value or text). */
   options?: Readonly<Record<number, Uint8Array | string>>;
+  /**
+   * The only server on its link (dnsmasq's `--dhcp-authoritative`): NAK an INIT-REBOOT from a client
+   * we have no record of, instead of the silence RFC 2131 §4.3.2 asks of servers that share a link.
+   * The client then DISCOVERs at once instead of after its own timeout. Default false.
+   */
+  authoritative?: boolean;
   /** How long an OFFER holds its address for the client (default 60 s). */
   offerSeconds?: number;
   /** How long a DECLINEd address stays out of the pool (default 600 s, as dnsmasq). */
@@ -194,6 +200,7 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
   const routers = list(options.router, 'router');
   const dns = list(options.dns, 'dns');
   const log = options.logger;
+  const authoritative = options.authoritative === true;
 
   // Option values are computed once; replies share these read-only byte arrays.
   const serverIdBytes = ipv4Bytes(server);
@@ -427,7 +434,7 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
       const known = pool.known(key);
       if (known < 0) {
         counters.unknownClient++;
-        return undefined;
+        return authoritative ? nak(req) : undefined;
       }
       if (requested === known && pool.available(requested, key, now)) return ack(req, key, requested, now);
       return nak(req);

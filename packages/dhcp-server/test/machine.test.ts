@@ -210,6 +210,13 @@ describe('RFC 2131 §4.3.2 REQUEST', () => {
     expect(s.m.stats(s.now()).unknownClient).toBe(1);
   });
 
+  it('INIT-REBOOT from an unknown client with authoritative: true: NAK, so it DISCOVERs at once', () => {
+    const s = setup({ authoritative: true });
+    const r = s.send({ type: 'REQUEST', requested: '192.168.2.60' })!;
+    expect(typeOf(r.message)).toBe(MessageType.NAK);
+    expect(s.m.stats(s.now()).unknownClient).toBe(1);
+  });
+
   it('INIT-REBOOT from a known client: right address ACK, wrong address NAK', () => {
     const s = setup();
     const a = lease(s, '02:00:00:00:00:01');
