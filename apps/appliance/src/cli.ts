@@ -8,6 +8,7 @@ import { createDhcpServer } from '@waved/dhcp-server';
 import { toNodeHandler } from 'h3';
 import { type Appliance, runWebhookSetupTest, startAppliance } from './app.js';
 import { type ProvisioningState, StateBus } from './bus.js';
+import type { SimDevice } from './device/index.js';
 import { createLogger } from './log/logger.js';
 import { HOSTAPD_CONFIG_PATH } from './provisioning/ap.js';
 import { createSystemRadio } from './radio/system.js';
@@ -45,6 +46,9 @@ waved sim:
   Neighbour (n3ighbour-pass, weak), NoDHCP (password1; joins, no address), Attic (attic-pass, hidden).
   Keys: w Wi-Fi screen, b Wi-Fi button, y confirm, n dismiss, t Try again, c Cancel, d Done,
         m back, q quit.
+        Software update: i Install, l Later, o OK (after a failure).
+        PC Link: p a computer asks for verification (simulated); on its page 0-9 type the
+        device password, Backspace delete, Enter OK, Esc or c Cancel.
 
 waved start:
   --iface <name>          Wi-Fi interface (default wlan0)
@@ -79,6 +83,16 @@ const KEYS: Record<string, ScreenAction> = {
   c: 'cancel',
   d: 'done',
   m: 'back',
+  i: 'install',
+  l: 'later',
+  o: 'ok',
+  '\r': 'pin-submit',
+  '\x7f': 'pin-delete',
+  '\b': 'pin-delete',
+  '\x1b': 'pin-cancel',
+  ...Object.fromEntries(
+    (['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'] as const).map((d) => [d, `pin-${d}` as const]),
+  ),
 };
 
 interface Common {
@@ -157,8 +171,9 @@ function createTerminal(enabled: boolean) {
     },
     screen(text: string) {
       if (!enabled) return;
-      // Without a terminal, print a view only when more than its countdown changed.
-      const shape = (t: string) => t.replace(/\d+:\d\d/g, '');
+      // Without a terminal, print a view only when more than its countdown or download progress changed.
+      const shape = (t: string) =>
+        t.replace(/\d+:\d\d/g, '').replace(/\d+(\.\d+)? ([KMG]i)?B\b|\d+%|[█░]+/g, '');
       const changed = shape(text) !== shape(last);
       last = text;
       if (tty) draw();
@@ -301,12 +316,19 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
   // The device application of Area B (cloud session, telemetry, OTA, recording, ASR, Bluetooth) on
   // simulated hardware; it brings its own reference cloud server with a firmware update to offer.
   let current: Appliance | null = null;
-  let device: {
-    cloudUrl: string;
-    start(): Promise<void>;
-    demo(): Promise<void>;
-    stop(): Promise<void>;
-  } | null = null;
+  let device: SimDevice | null = null;
+  const screenPort =
+    values['screen-port'] === undefined ? port + 1 : int(values['screen-port'], 'screen-port', 0);
+  // Someone can press Install or Later (keys or the emulator page); otherwise the sim consents itself.
+  const canAnswer = (process.stdin.isTTY === true && common.screen) || screenPort > 0;
+  // The screens show the device application's updates and its PC Link verification page.
+  const screens = createScreens({
+    bus,
+    verification: {
+      verify: (pin) => device?.app.verifyDevicePassword(pin) ?? { result: 0 },
+      report: (outcome) => device?.app.reportUiVerification(outcome),
+    },
+  });
   if (!values['no-device'] && !values['no-cloud']) {
     try {
       const { createSimDevice } = await import('./device/index.js');
@@ -315,6 +337,9 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
         settings: { current: () => (current ? current.current() : defaultSettings()) },
         dir: path.join(simDir, 'device'),
         logger,
+        onOtaEvent: (event) => screens.otaEvent(event),
+        ...(canAnswer ? { consent: (info) => screens.consent(info) } : {}),
+        showVerificationPage: () => screens.showVerificationPage(),
       });
       await device.start();
     } catch (error) {
@@ -341,9 +366,6 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
     }
   }
 
-  const screens = createScreens({ bus });
-  const screenPort =
-    values['screen-port'] === undefined ? port + 1 : int(values['screen-port'], 'screen-port', 0);
   const page =
     screenPort > 0
       ? await serveScreenPage(createScreenPage({ screens }), screenPort).catch((error: Error) => {
@@ -370,6 +392,8 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
     stdinHandler = (d: Buffer) => {
       const key = d.toString('utf8');
       if (key === 'q' || key === '\u0003') resolveQuit();
+      // A computer on the PC Link sends an empty password: the device shows its verification page.
+      if (key === 'p') device?.app.verifyDevicePassword('');
       const action = KEYS[key];
       if (action) screens.press(action);
     };

@@ -113,6 +113,8 @@ export interface DeviceAppOptions {
   };
   /** The UI page PC Link verification asks for (empty password). */
   showVerificationPage?: () => void;
+  /** The PC Link transport: receives the final answer of the UI verification page. */
+  onUiVerification?: (outcome: UiVerificationOutcome) => void;
   onOtaEvent?: (event: OtaEvent) => void;
   logger: Logger;
   clock?: { now(): number; uptimeMs?(): number };
@@ -123,6 +125,11 @@ export interface DeviceAppOptions {
   /** fdatasync interval of recordings (default 500 ms). */
   recordingSyncMs?: number;
 }
+
+/** The answer of the UI verification page that goes back to the PC Link (1 verified, 0 not). */
+export type UiVerificationOutcome =
+  | { result: 1 }
+  | { result: 0; reason: 'wrong-password' | 'no-password-set' | 'cancelled' | 'timeout' };
 
 /** UI-only telemetry triggers: the screens call these where the user acts. */
 export interface DeviceUiEvents {
@@ -157,6 +164,8 @@ export interface DeviceApp {
   initRecording(options?: { mode?: TranscriptionMode; language?: string }): Promise<RecordingInfo>;
   /** PC Link `slave_verify_dev_passwd` against the PIN of the settings. */
   verifyDevicePassword(password: string): VerifyResult;
+  /** The UI verification page is done: its result goes back to the PC Link (`onUiVerification`). */
+  reportUiVerification(outcome: UiVerificationOutcome): void;
   /** Installed versions (updated by OTA installs). */
   versions(): Record<UpdateKind, string>;
 }
@@ -528,6 +537,12 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
         logger.info('pclink: asking the user to verify on the device');
         options.showVerificationPage?.();
       });
+    },
+    reportUiVerification(outcome) {
+      logger.info(
+        `pclink: UI verification result ${outcome.result}${outcome.result === 0 ? ` (${outcome.reason})` : ''}`,
+      );
+      options.onUiVerification?.(outcome);
     },
     versions() {
       return { psp_firmware: versions.get('psp_firmware'), psp_model: versions.get('psp_model') };

@@ -27,6 +27,12 @@ export interface SimDeviceOptions {
   onOtaEvent?: (event: OtaEvent) => void;
   /** Auto-consent delay for non-forced updates (default 500 ms; the screen would ask). */
   consentDelayMs?: number;
+  /** The screen's consent dialog; absent: consent is given after `consentDelayMs`. */
+  consent?: (info: { kind: UpdateKind; version: string; notes: string }) => Promise<boolean>;
+  /** The screen's PC Link verification page. */
+  showVerificationPage?: () => void;
+  /** Where the verification page's answer goes (default: logged, as a PC would be told). */
+  onUiVerification?: DeviceAppOptions['onUiVerification'];
   /** Overrides for the device app (tests). */
   overrides?: Partial<DeviceAppOptions>;
 }
@@ -129,14 +135,20 @@ export async function createSimDevice(options: SimDeviceOptions): Promise<SimDev
     bluetooth: { port: hostEnd as unknown as BtPort, probeIntervalMs: 0 },
     ota: {
       run: fakeSwupdateRunner(installs),
-      consent: async (info: { kind: UpdateKind; version: string }) => {
-        logger.info(`ota: ${info.kind} ${info.version} — accepted on the simulated screen`);
-        await new Promise((r) => setTimeout(r, options.consentDelayMs ?? 500));
-        return true;
-      },
+      consent:
+        options.consent ??
+        (async (info: { kind: UpdateKind; version: string }) => {
+          logger.info(`ota: ${info.kind} ${info.version} — accepted on the simulated screen`);
+          await new Promise((r) => setTimeout(r, options.consentDelayMs ?? 500));
+          return true;
+        }),
       reboot: async () => logger.info('ota: the device would reboot now (simulated)'),
     },
     ...(options.onOtaEvent ? { onOtaEvent: options.onOtaEvent } : {}),
+    ...(options.showVerificationPage ? { showVerificationPage: options.showVerificationPage } : {}),
+    onUiVerification:
+      options.onUiVerification ??
+      ((outcome) => logger.info(`pclink: the computer is told result ${outcome.result} (simulated)`)),
     telemetry: { flushIntervalMs: 2000, backoff: { baseMs: 500, maxMs: 10_000 } },
     session: { retryDelayMs: 5000 },
     logger,

@@ -1,14 +1,23 @@
-// Device screens: Menu > Wi-Fi and Set up Wi-Fi (spec States C), as a view model and two renderers
+// Device screens: Menu > Wi-Fi and Set up Wi-Fi (spec States C), the software update and the PC Link
+// verification page, as a view model and two renderers
 
 export { createScreenPage, type ScreenPageOptions, viewForWeb } from './page.js';
 export { escapeWifiQrValue, formatWifiQr } from './qr.js';
 export { renderQrText, renderTerminal, type TerminalOptions } from './terminal.js';
+export type {
+  UpdateAction,
+  UpdatePhase,
+  UpdateProgress,
+  UpdateView,
+} from './update.js';
+export type { VerificationPort, VerifyAction, VerifyView } from './verify.js';
 export {
   type ConfirmDialog,
   createScreens,
   describeStatus,
   formatCountdown,
   type MenuView,
+  type PinDigit,
   type ScreenAction,
   type Screens,
   type ScreensClock,

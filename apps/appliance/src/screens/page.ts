@@ -1,18 +1,9 @@
 import { H3, type H3Event } from 'h3';
 import QRCode from 'qrcode';
 import { readLimitedBody } from '../portal/body.js';
-import type { ScreenAction, Screens, ScreenView } from './view.js';
+import { SCREEN_ACTIONS, type ScreenAction, type Screens, type ScreenView } from './view.js';
 
-const ACTIONS: ReadonlySet<string> = new Set<ScreenAction>([
-  'open-wifi',
-  'back',
-  'wifi-button',
-  'confirm',
-  'dismiss',
-  'try-again',
-  'cancel',
-  'done',
-]);
+const ACTIONS: ReadonlySet<string> = new Set<string>(SCREEN_ACTIONS);
 
 export interface ScreenPageOptions {
   screens: Screens;
@@ -42,6 +33,9 @@ h1{font-size:18px;margin:0 0 10px;border-bottom:1px solid #ddd;padding-bottom:6p
 button{font:inherit;font-weight:600;min-height:44px;border-radius:22px;border:2px solid #0b57d0;background:#0b57d0;color:#fff}
 button.alt{background:#fff;color:#0b57d0}
 .dialog{border:2px solid #111;border-radius:8px;padding:10px;margin-top:10px}
+.bar{height:14px;border-radius:7px;background:#ddd;overflow:hidden;margin:8px 0 4px}.bar>div{height:100%;background:#0b57d0}
+.pin{font-size:28px;letter-spacing:8px;text-align:center;min-height:40px;font-variant-numeric:tabular-nums}
+.keys{display:grid;grid-template-columns:repeat(3,1fr);gap:6px;margin-top:8px}.keys button{min-height:40px;border-radius:8px}
 </style></head>
 <body><div class="device"><div class="screen" id="screen" aria-live="polite">Loading…</div></div>
 <script>
@@ -49,6 +43,8 @@ const el = document.getElementById('screen');
 function esc(s){return String(s ?? '').replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'})[c]);}
 function btn(label, action, alt){return '<button type="button" data-action="'+action+'"'+(alt?' class="alt"':'')+'>'+esc(label)+'</button>';}
 const SETUP_ACTIONS = {'Try again':'try-again','Cancel':'cancel','Done':'done'};
+const UPDATE_ACTIONS = {'Install':'install','Later':'later','OK':'ok'};
+const VERIFY_ACTIONS = {'OK':'pin-submit','Delete':'pin-delete','Cancel':'pin-cancel'};
 function draw(v){
   let h = '<h1>'+esc(v.title)+'</h1>';
   let b = '';
@@ -74,6 +70,29 @@ function draw(v){
     h += '<p>'+esc(v.progress)+'</p>';
     if (v.countdown) h += '<p class="muted">Setup closes in <span class="cd">'+esc(v.countdown)+'</span></p>';
     b = v.actions.map((a, i) => btn(a, SETUP_ACTIONS[a], i > 0)).join('');
+  }
+  if (v.screen === 'update') {
+    h += '<p><strong>'+esc(v.headline)+'</strong></p>';
+    h += '<div class="row muted">'+esc(v.package+' '+v.version)+'</div>';
+    if (v.notes) h += '<p class="muted">'+esc(v.notes)+'</p>';
+    if (v.progress && (v.phase === 'downloading' || v.phase === 'verifying')) {
+      const pct = v.progress.percent ?? 0;
+      h += '<div class="bar" role="progressbar" aria-valuemin="0" aria-valuemax="100"'+(v.progress.percent === null ? '' : ' aria-valuenow="'+pct+'"')+'><div style="width:'+pct+'%"></div></div>';
+      h += '<div class="row muted">'+esc(v.progress.bytes)+'</div>';
+    }
+    if (v.error) h += '<p class="err">'+esc(v.error)+'</p>';
+    h += '<p>'+esc(v.status)+'</p>';
+    b = v.actions.map((a, i) => btn(a, UPDATE_ACTIONS[a], i > 0)).join('');
+  }
+  if (v.screen === 'verify') {
+    h += '<p><strong>'+esc(v.prompt)+'</strong></p><p class="muted">'+esc(v.detail)+'</p>';
+    if (v.phase === 'entry') {
+      h += '<div class="pin" aria-label="'+v.entered+' digits entered">'+esc(v.masked || ' ')+'</div>';
+      h += '<div class="keys">'+['1','2','3','4','5','6','7','8','9','','0',''].map(d => d ? btn(d, 'pin-'+d, true) : '<span></span>').join('')+'</div>';
+    }
+    if (v.error) h += '<p class="err">'+esc(v.error)+'</p>';
+    if (v.countdown) h += '<p class="muted">Closes in <span class="cd">'+esc(v.countdown)+'</span></p>';
+    b = v.actions.map((a, i) => btn(a, v.phase === 'entry' ? VERIFY_ACTIONS[a] : 'ok', i > 0)).join('');
   }
   el.innerHTML = h + '<div class="grow"></div><div class="buttons">' + b + '</div>';
 }

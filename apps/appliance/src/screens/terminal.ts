@@ -1,4 +1,5 @@
 import QRCode from 'qrcode';
+import type { UpdateProgress } from './update.js';
 import type { ScreenView } from './view.js';
 
 export interface TerminalOptions {
@@ -53,6 +54,15 @@ function center(text: string, width: number): string {
   return ' '.repeat(left) + text;
 }
 
+/** A text progress bar, e.g. `[████████░░░░░░░░] 50%`, `width` columns in all. */
+export function renderProgressBar(progress: UpdateProgress, width: number): string {
+  const label = progress.percent === null ? '' : ` ${String(progress.percent).padStart(3)}%`;
+  const cells = Math.max(4, width - 2 - label.length);
+  const ratio = progress.percent === null ? 0 : Math.min(1, Math.max(0, progress.percent / 100));
+  const filled = Math.floor(ratio * cells);
+  return `[${'█'.repeat(filled)}${'░'.repeat(cells - filled)}]${label}`;
+}
+
 /** Draws a screen as text in a box: title, content, and the buttons in brackets. */
 export function renderTerminal(view: ScreenView, options: TerminalOptions = {}): string {
   const qr = view.screen === 'setup' && view.qr ? renderQrText(view.qr) : [];
@@ -95,6 +105,30 @@ export function renderTerminal(view: ScreenView, options: TerminalOptions = {}):
       if (view.error) add(view.error);
       add(view.progress);
       if (view.countdown) add(`Setup closes in ${view.countdown}`);
+      buttons = view.actions;
+      break;
+    case 'update':
+      add(view.headline);
+      add(`${view.package} ${view.version}`);
+      if (view.notes) add(view.notes);
+      add();
+      if (view.progress && (view.phase === 'downloading' || view.phase === 'verifying')) {
+        body.push(renderProgressBar(view.progress, width));
+        add(view.progress.bytes);
+      }
+      if (view.error) add(view.error);
+      add(view.status);
+      buttons = view.actions;
+      break;
+    case 'verify':
+      add(view.prompt);
+      add(view.detail);
+      add();
+      if (view.phase === 'entry') {
+        add(`Password: ${view.masked}${'_'.repeat(Math.max(0, view.maxDigits - view.entered))}`);
+      }
+      if (view.error) add(view.error);
+      if (view.countdown) add(`Closes in ${view.countdown}`);
       buttons = view.actions;
       break;
   }

@@ -1,5 +1,9 @@
+import type { UpdateKind } from '@waved/swu-ota';
 import type { ConnectionDetails, ProvisioningState, SignalClass, StateBus } from '../bus.js';
+import type { OtaEvent } from '../device/ota.js';
 import { formatWifiQr } from './qr.js';
+import { createUpdateModel, type UpdateView } from './update.js';
+import { createVerifyModel, type VerificationPort, type VerifyView } from './verify.js';
 
 /** Spec Limits: `PROV_TIMEOUT`. */
 export const SETUP_SESSION_SECONDS = 300;
@@ -59,7 +63,10 @@ export interface SetupView {
   countdown: string | null;
 }
 
-export type ScreenView = MenuView | WifiView | SetupView;
+/** Wi-Fi screens, with the update and PC Link verification pages shown over them. */
+export type ScreenView = MenuView | WifiView | SetupView | UpdateView | VerifyView;
+
+export type PinDigit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
 
 export type ScreenAction =
   | 'open-wifi'
@@ -70,7 +77,35 @@ export type ScreenAction =
   | 'dismiss'
   | 'try-again'
   | 'cancel'
-  | 'done';
+  | 'done'
+  /** Software update: accept (also ahead, while it downloads), put off, acknowledge a failure. */
+  | 'install'
+  | 'later'
+  | 'ok'
+  /** PC Link verification page: a digit, delete the last one, check, give up. */
+  | `pin-${PinDigit}`
+  | 'pin-delete'
+  | 'pin-submit'
+  | 'pin-cancel';
+
+/** Every action, for renderers that take actions from outside (the emulator page). */
+export const SCREEN_ACTIONS: readonly ScreenAction[] = [
+  'open-wifi',
+  'back',
+  'wifi-button',
+  'confirm',
+  'dismiss',
+  'try-again',
+  'cancel',
+  'done',
+  'install',
+  'later',
+  'ok',
+  ...(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'] as const).map((d) => `pin-${d}` as const),
+  'pin-delete',
+  'pin-submit',
+  'pin-cancel',
+];
 
 export interface ScreensClock {
   now(): number;
@@ -93,6 +128,8 @@ export interface ScreensOptions {
   clock?: ScreensClock;
   /** The screen shown first (default `menu`). */
   initial?: 'menu' | 'wifi';
+  /** The PIN check and the way back to the PC Link, for its verification page. */
+  verification?: VerificationPort;
 }
 
 export interface Screens {
@@ -100,6 +137,13 @@ export interface Screens {
   press(action: ScreenAction): void;
   /** Called on every change of the view (and every second while a countdown runs). */
   subscribe(listener: (view: ScreenView) => void): () => void;
+  /** The device application's OTA events (`onOtaEvent`). */
+  otaEvent(event: OtaEvent): void;
+  /** The device application's consent hook (`ota.consent`): resolves with Install (true) or Later. */
+  consent(info: { kind: UpdateKind; version: string; notes: string }): Promise<boolean>;
+  /** The device application's `showVerificationPage` (PC Link, empty password). */
+  showVerificationPage(): void;
+  /** Stops the timers; a pending consent is answered Later and an open verification is cancelled. */
   close(): void;
 }
 
@@ -174,6 +218,27 @@ export function createScreens(options: ScreensOptions): Screens {
   let starting = false;
   let ticker: unknown = null;
 
+  /** One-shot timers on the clock's interval (the clock has no setTimeout). */
+  const after = (ms: number, fn: () => void): (() => void) => {
+    let handle: unknown = null;
+    handle = clock.setInterval(() => {
+      clock.clearInterval(handle);
+      handle = null;
+      fn();
+    }, ms);
+    return () => {
+      if (handle !== null) clock.clearInterval(handle);
+      handle = null;
+    };
+  };
+  const update = createUpdateModel({ after }, () => emit());
+  const verify = createVerifyModel(
+    options.verification,
+    { now: clock.now, after },
+    () => emit(),
+    formatCountdown,
+  );
+
   function emit(): void {
     syncTicker();
     const v = view();
@@ -181,7 +246,7 @@ export function createScreens(options: ScreensOptions): Screens {
   }
 
   function syncTicker(): void {
-    const want = screen === 'setup' && deadline !== null;
+    const want = (screen === 'setup' && deadline !== null) || verify.ticking();
     if (want && ticker === null) ticker = clock.setInterval(() => emit(), 1000);
     else if (!want && ticker !== null) {
       clock.clearInterval(ticker);
@@ -311,6 +376,8 @@ export function createScreens(options: ScreensOptions): Screens {
   }
 
   function view(): ScreenView {
+    const over = verify.view() ?? update.view();
+    if (over) return over;
     if (screen === 'menu') return { screen: 'menu', title: 'Menu', items: ['Wi-Fi'] };
     if (screen === 'wifi') return wifiView();
     return setupView();
@@ -324,7 +391,17 @@ export function createScreens(options: ScreensOptions): Screens {
   }
 
   function press(action: ScreenAction): void {
+    if (verify.press(action)) {
+      emit();
+      return;
+    }
+    if (action === 'install' || action === 'later' || action === 'ok') {
+      if (update.press(action)) emit();
+      return;
+    }
     const current = view();
+    // The Wi-Fi buttons are under the update or verification page: not reachable now.
+    if (current.screen === 'update' || current.screen === 'verify') return;
     switch (action) {
       case 'open-wifi':
         if (screen === 'menu') {
@@ -386,7 +463,12 @@ export function createScreens(options: ScreensOptions): Screens {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    otaEvent: (event) => update.onEvent(event),
+    consent: (info) => update.consent(info),
+    showVerificationPage: () => verify.show(),
     close() {
+      update.close();
+      verify.close();
       for (const off of offs) off();
       listeners.clear();
       if (ticker !== null) clock.clearInterval(ticker);

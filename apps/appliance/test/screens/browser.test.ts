@@ -66,4 +66,37 @@ lab.describe('screen emulator in a real browser', () => {
     await expect.poll(() => page.locator('h1').textContent()).toBe('Wi-Fi');
     await page.close();
   });
+
+  it('draws the update progress bar and Install answers the consent hook', async () => {
+    const page = await browser.newPage({ viewport: { width: 420, height: 640 } });
+    await page.goto(base);
+    screens.otaEvent({ type: 'available', kind: 'psp_firmware', version: '1.1.0', forced: false, notes: '' });
+    screens.otaEvent({
+      type: 'progress',
+      kind: 'psp_firmware',
+      received: 100 * 1024,
+      total: 400 * 1024,
+      percent: 25,
+      bar: '',
+    });
+    const bar = page.getByRole('progressbar');
+    await expect.poll(() => bar.getAttribute('aria-valuenow')).toBe('25');
+    const text = await page.locator('#screen').textContent();
+    expect(text).toContain('Update available v1.1.0 (needs consent)');
+    expect(text).toContain('100 KiB of 400 KiB');
+    const answer = screens.consent({ kind: 'psp_firmware', version: '1.1.0', notes: '' });
+    await page.getByRole('button', { name: 'Install' }).click();
+    await expect(answer).resolves.toBe(true);
+    await expect.poll(() => page.locator('#screen').textContent()).toContain('Installing update v1.1.0');
+    screens.otaEvent({
+      type: 'failed',
+      kind: 'psp_firmware',
+      stage: 'install',
+      code: 'OTA_BATTERY_LOW',
+      message: '',
+    });
+    await page.getByRole('button', { name: 'OK' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Wi-Fi');
+    await page.close();
+  });
 });

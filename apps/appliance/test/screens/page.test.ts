@@ -58,6 +58,66 @@ describe('screen emulator page', () => {
     expect(view.qrSvg).toMatch(/^<svg[^>]*viewBox/);
   });
 
+  it('the update screen: the page gets the same view as the terminal, and Install answers the hook', async () => {
+    screens.otaEvent({
+      type: 'available',
+      kind: 'psp_firmware',
+      version: '1.1.0',
+      forced: false,
+      notes: 'n',
+    });
+    screens.otaEvent({
+      type: 'progress',
+      kind: 'psp_firmware',
+      received: 3 * 1024 * 1024,
+      total: 4 * 1024 * 1024,
+      percent: 75,
+      bar: '',
+    });
+    const view = await (await fetch(`${base}/view.json`)).json();
+    expect(view).toEqual(JSON.parse(JSON.stringify(screens.view())));
+    expect(view).toMatchObject({
+      screen: 'update',
+      headline: 'Update available v1.1.0 (needs consent)',
+      progress: { percent: 75, bytes: '3.0 MiB of 4.0 MiB' },
+      actions: ['Install', 'Later'],
+    });
+    const html = await (await fetch(`${base}/`)).text();
+    expect(html).toContain("v.screen === 'update'");
+    expect(html).toContain('role="progressbar"');
+    const answer = screens.consent({ kind: 'psp_firmware', version: '1.1.0', notes: 'n' });
+    expect(await (await press('install')).json()).toMatchObject({ phase: 'installing', actions: [] });
+    await expect(answer).resolves.toBe(true);
+  });
+
+  it('the verification page takes digits by press and shows only dots', async () => {
+    const checked: string[] = [];
+    screens.close();
+    screens = createScreens({
+      bus,
+      verification: {
+        verify: (pin) => {
+          checked.push(pin);
+          return { result: 1 };
+        },
+        report: () => {},
+      },
+    });
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    server = http.createServer(toNodeHandler(createScreenPage({ screens })));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    screens.showVerificationPage();
+    for (const d of '1357') expect((await press(`pin-${d}`)).status).toBe(200);
+    const view = (await (await fetch(`${base}/view.json`)).json()) as Record<string, unknown>;
+    expect(view).toMatchObject({ screen: 'verify', entered: 4, masked: '••••' });
+    expect(JSON.stringify(view)).not.toContain('1357');
+    expect(await (await press('pin-submit')).json()).toMatchObject({ phase: 'verified' });
+    expect(checked).toEqual(['1357']);
+    expect((await press('pin-x')).status).toBe(400);
+  });
+
   it('refuses presses that are not JSON or not an action', async () => {
     expect((await press('open-wifi', 'application/x-www-form-urlencoded')).status).toBe(415);
     expect((await press('reboot')).status).toBe(400);

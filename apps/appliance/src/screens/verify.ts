@@ -1,0 +1,219 @@
+import { PIN_MAX_DIGITS, PIN_MIN_DIGITS } from '@waved/psk';
+import type { UiVerificationOutcome } from '../device/app.js';
+
+/** PIN lengths of the device password (`@waved/psk`). */
+export const PIN_DIGITS = { min: PIN_MIN_DIGITS, max: PIN_MAX_DIGITS } as const;
+/** Wrong PINs before the computer is told the verification failed. */
+export const VERIFY_ATTEMPTS = 3;
+/** The page closes (result 0) when nobody finishes it in this time. */
+export const VERIFY_TIMEOUT_SECONDS = 60;
+/** How long `Verified` stays on the screen. */
+export const VERIFIED_NOTICE_MS = 2000;
+
+export type VerifyAction = 'OK' | 'Delete' | 'Cancel';
+
+/** The UI verification page of PC Link (`slave_verify_dev_passwd` with an empty password). */
+export interface VerifyView {
+  screen: 'verify';
+  title: 'PC Link';
+  prompt: 'Enter the device password on the device';
+  detail: string;
+  phase: 'entry' | 'verified' | 'refused';
+  /** How many digits are typed; the digits themselves never leave the view model. */
+  entered: number;
+  /** One dot per typed digit. */
+  masked: string;
+  minDigits: number;
+  maxDigits: number;
+  attemptsLeft: number;
+  error: string | null;
+  remainingSeconds: number | null;
+  countdown: string | null;
+  actions: VerifyAction[];
+}
+
+/**
+ * What the page needs from the device application: the one shared PIN check
+ * (`app.verifyDevicePassword`, which uses `verifyPin` of @waved/psk) and the way back to the
+ * PC Link (`app.reportUiVerification`).
+ */
+export interface VerificationPort {
+  verify(pin: string): { result: 0 | 1; reason?: string };
+  report(outcome: UiVerificationOutcome): void;
+}
+
+export interface VerifyTimers {
+  now(): number;
+  after(ms: number, fn: () => void): () => void;
+}
+
+export function createVerifyModel(
+  port: VerificationPort | undefined,
+  timers: VerifyTimers,
+  changed: () => void,
+  countdown: (seconds: number) => string,
+) {
+  let open = false;
+  let phase: VerifyView['phase'] = 'entry';
+  let pin = '';
+  let attemptsLeft = VERIFY_ATTEMPTS;
+  let error: string | null = null;
+  let deadline: number | null = null;
+  let cancelTimer: (() => void) | null = null;
+
+  function schedule(ms: number, fn: () => void): void {
+    cancelTimer?.();
+    cancelTimer = timers.after(ms, fn);
+  }
+
+  function close(): void {
+    open = false;
+    pin = '';
+    error = null;
+    deadline = null;
+    cancelTimer?.();
+    cancelTimer = null;
+  }
+
+  function finish(outcome: UiVerificationOutcome): void {
+    try {
+      port?.report(outcome);
+    } catch {
+      // the PC Link may be gone; the page still closes
+    }
+  }
+
+  function show(): void {
+    open = true;
+    phase = 'entry';
+    pin = '';
+    attemptsLeft = VERIFY_ATTEMPTS;
+    error = port ? null : 'PC Link verification is not available on this device.';
+    if (!port) phase = 'refused';
+    deadline = timers.now() + VERIFY_TIMEOUT_SECONDS * 1000;
+    schedule(VERIFY_TIMEOUT_SECONDS * 1000, () => {
+      if (open && phase === 'entry') {
+        finish({ result: 0, reason: 'timeout' });
+        close();
+        changed();
+      }
+    });
+    changed();
+  }
+
+  function submit(): void {
+    if (!port) return;
+    if (pin.length < PIN_DIGITS.min) {
+      error = `Enter ${PIN_DIGITS.min} to ${PIN_DIGITS.max} digits.`;
+      return;
+    }
+    const typed = pin;
+    pin = '';
+    let r: { result: 0 | 1; reason?: string };
+    try {
+      r = port.verify(typed);
+    } catch {
+      r = { result: 0, reason: 'wrong-password' };
+    }
+    if (r.result === 1) {
+      phase = 'verified';
+      error = null;
+      deadline = null;
+      finish({ result: 1 });
+      schedule(VERIFIED_NOTICE_MS, () => {
+        close();
+        changed();
+      });
+      return;
+    }
+    if (r.reason === 'no-password-set') {
+      phase = 'refused';
+      deadline = null;
+      cancelTimer?.();
+      error = 'No device password is set. Set one in the device settings first.';
+      finish({ result: 0, reason: 'no-password-set' });
+      return;
+    }
+    attemptsLeft -= 1;
+    if (attemptsLeft > 0) {
+      error = `Wrong password. ${attemptsLeft} ${attemptsLeft === 1 ? 'try' : 'tries'} left.`;
+      return;
+    }
+    phase = 'refused';
+    deadline = null;
+    cancelTimer?.();
+    error = 'Wrong password. The computer was told the verification failed.';
+    finish({ result: 0, reason: 'wrong-password' });
+  }
+
+  /** Returns false when the page is not open or the key does nothing here. */
+  function press(action: string): boolean {
+    if (!open) return false;
+    if (phase === 'entry') {
+      const digit = /^pin-([0-9])$/.exec(action)?.[1];
+      if (digit !== undefined) {
+        if (pin.length < PIN_DIGITS.max) pin += digit;
+        error = null;
+        return true;
+      }
+      if (action === 'pin-delete') {
+        pin = pin.slice(0, -1);
+        return true;
+      }
+      if (action === 'pin-submit') {
+        submit();
+        return true;
+      }
+      if (action === 'pin-cancel' || action === 'cancel') {
+        finish({ result: 0, reason: 'cancelled' });
+        close();
+        return true;
+      }
+      return false;
+    }
+    if (
+      phase === 'refused' &&
+      (action === 'pin-submit' || action === 'ok' || action === 'pin-cancel' || action === 'cancel')
+    ) {
+      close();
+      return true;
+    }
+    return false;
+  }
+
+  function view(): VerifyView | null {
+    if (!open) return null;
+    const remaining = deadline === null ? null : Math.max(0, (deadline - timers.now()) / 1000);
+    return {
+      screen: 'verify',
+      title: 'PC Link',
+      prompt: 'Enter the device password on the device',
+      detail:
+        phase === 'verified'
+          ? 'Verified. You can go on on the computer.'
+          : 'A computer connected over USB asks to confirm it is you.',
+      phase,
+      entered: pin.length,
+      masked: '•'.repeat(pin.length),
+      minDigits: PIN_DIGITS.min,
+      maxDigits: PIN_DIGITS.max,
+      attemptsLeft,
+      error,
+      remainingSeconds: remaining === null ? null : Math.ceil(remaining),
+      countdown: remaining === null ? null : countdown(remaining),
+      actions: phase === 'entry' ? ['OK', 'Delete', 'Cancel'] : phase === 'refused' ? ['OK'] : [],
+    };
+  }
+
+  return {
+    show,
+    press,
+    view,
+    /** A countdown runs while the page waits for the PIN. */
+    ticking: () => open && deadline !== null,
+    close() {
+      if (open && phase === 'entry') finish({ result: 0, reason: 'cancelled' });
+      close();
+    },
+  };
+}
