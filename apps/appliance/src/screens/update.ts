@@ -168,6 +168,8 @@ export function createUpdateModel(timers: UpdateTimers, changed: () => void) {
         c.progress = { percent, received: e.received, total: e.total ?? null, bytes };
         const wasPhase = c.phase;
         if (c.phase === 'available') c.phase = 'downloading';
+        // Put away with Later: the download goes on out of sight.
+        if (hidden) return;
         // Progress comes every 100 ms: redraw only when what the screen shows changes.
         if (wasPhase === c.phase && before && before.percent === percent && before.bytes === bytes) return;
         break;

@@ -5,6 +5,7 @@ import { toNodeHandler } from 'h3';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Command, StateBus } from '../../src/bus.js';
+import type { UiVerificationOutcome } from '../../src/device/app.js';
 import { createScreenPage, createScreens, type Screens } from '../../src/screens/index.js';
 
 const lab = needs({ peers: ['chromium'] });
@@ -16,10 +17,21 @@ lab.describe('screen emulator in a real browser', () => {
   let base: string;
   const bus = new StateBus();
   const commands: Command[] = [];
+  const checked: string[] = [];
+  const outcomes: UiVerificationOutcome[] = [];
 
   beforeAll(async () => {
     bus.on('command', (c) => commands.push(c));
-    screens = createScreens({ bus });
+    screens = createScreens({
+      bus,
+      verification: {
+        verify: (pin) => {
+          checked.push(pin);
+          return pin === '2468' ? { result: 1 } : { result: 0, reason: 'wrong-password' };
+        },
+        report: (outcome) => outcomes.push(outcome),
+      },
+    });
     server = http.createServer(toNodeHandler(createScreenPage({ screens })));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -97,6 +109,20 @@ lab.describe('screen emulator in a real browser', () => {
     });
     await page.getByRole('button', { name: 'OK' }).click();
     await expect.poll(() => page.locator('h1').textContent()).toBe('Wi-Fi');
+    await page.close();
+  });
+
+  it('the verification page takes the PIN on its keypad and shows only dots', async () => {
+    const page = await browser.newPage({ viewport: { width: 420, height: 640 } });
+    await page.goto(base);
+    screens.showVerificationPage();
+    await page.getByText('Enter the device password on the device').waitFor();
+    for (const d of '2468') await page.getByRole('button', { name: d, exact: true }).click();
+    await expect.poll(() => page.locator('.pin').textContent()).toBe('••••');
+    await page.getByRole('button', { name: 'OK' }).click();
+    await expect.poll(() => outcomes).toEqual([{ result: 1 }]);
+    expect(checked).toEqual(['2468']);
+    await expect.poll(() => page.locator('#screen').textContent()).toContain('Verified');
     await page.close();
   });
 });
