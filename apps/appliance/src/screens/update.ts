@@ -32,7 +32,7 @@ export interface UpdateView {
   version: string;
   forced: boolean;
   phase: UpdatePhase;
-  /** `Update available v1.1.0 (needs consent)`, `Update available v1.1.0 (forced)`, `Installing update v1.1.0` */
+  /** `Update available v1.1.0 (needs consent)`; `Installing update v1.1.0` (forced, or accepted); `Update v1.1.0 not installed` */
   headline: string;
   /** The release notes as plain text. */
   notes: string;
@@ -290,9 +290,12 @@ export function createUpdateModel(timers: UpdateTimers, changed: () => void) {
     if (!c || hidden) return null;
     const installing =
       c.forced || c.decision === 'install' || c.phase === 'installing' || c.phase === 'restarting';
-    const headline = installing
-      ? `Installing update v${c.version}`
-      : `Update available v${c.version} (${c.forced ? 'forced' : 'needs consent'})`;
+    const headline =
+      c.phase === 'failed'
+        ? `Update v${c.version} not installed`
+        : installing
+          ? `Installing update v${c.version}`
+          : `Update available v${c.version} (needs consent)`;
     return {
       screen: 'update',
       title: 'Software update',

@@ -170,7 +170,11 @@ describe('software update screen from OTA events', () => {
       code: 'OTA_MD5_MISMATCH',
       message: 'md5 abc != def',
     });
-    expect(update()).toMatchObject({ phase: 'failed', actions: ['OK'] });
+    expect(update()).toMatchObject({
+      phase: 'failed',
+      headline: 'Update v1.1.0 not installed',
+      actions: ['OK'],
+    });
     expect(update().error).toMatch(/damaged \(MD5 mismatch\).*deleted/);
     expect(renderTerminal(screens.view())).toContain('[ OK ]');
     screens.press('ok');
