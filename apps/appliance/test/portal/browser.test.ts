@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import { needs } from '@waved/test-lab';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { parse } from 'smol-toml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/chromium.js';
 import { type Harness, startPortal } from './harness.js';
 
 const lab = needs({ peers: ['chromium'] });
@@ -14,18 +15,7 @@ lab.describe('portal in a real browser on a phone viewport', () => {
 
   beforeAll(async () => {
     h = await startPortal({ expiresAt: Date.now() + 280_000, selfGateway: true });
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--headless',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -2,11 +2,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { needs } from '@waved/test-lab';
 import { toNodeHandler } from 'h3';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Command, StateBus } from '../../src/bus.js';
 import type { UiVerificationOutcome } from '../../src/device/app.js';
 import { createScreenPage, createScreens, type Screens } from '../../src/screens/index.js';
+import { launchChromium } from '../helpers/chromium.js';
 
 const lab = needs({ peers: ['chromium'] });
 
@@ -35,18 +36,7 @@ lab.describe('screen emulator in a real browser', () => {
     server = http.createServer(toNodeHandler(createScreenPage({ screens })));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--headless',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
