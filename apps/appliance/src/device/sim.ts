@@ -6,7 +6,7 @@ import { buildSwu, type CommandRunner, type UpdateKind } from '@waved/swu-ota';
 import type { StateBus } from '../bus.js';
 import type { Logger } from '../log/logger.js';
 import type { Settings } from '../settings/index.js';
-import { createDeviceApp, type DeviceApp, type DeviceAppOptions } from './app.js';
+import { createDeviceApp, type DeviceApp, type DeviceAppOptions, type DevicePaths } from './app.js';
 import { createSimAsrEngine } from './asr/sim-engine.js';
 import { attachSimBtModule, type SimBtModule } from './bluetooth/sim-module.js';
 import type { OtaEvent } from './ota.js';
@@ -84,6 +84,19 @@ export async function buildSimPackage(dir: string, version: string): Promise<Uin
   return data;
 }
 
+/** Every file of a device application inside one private directory (the simulator's and the tests'). */
+export function simDevicePaths(dir: string): DevicePaths {
+  return {
+    dataDir: dir,
+    pidFile: path.join(dir, 'pspapp.pid'),
+    powerOnFlagFile: path.join(dir, 'power_on_report.txt'),
+    analyticsDir: path.join(dir, 'analytics'),
+    phoneBookPath: path.join(dir, 'PHONE_BOOK.bin'),
+    progressDir: dir,
+    doneFile: path.join(dir, 'swu.done'),
+  };
+}
+
 /**
  * Wires the device application to simulator adapters: generated audio, the simulated ASR
  * engine, an in-memory Bluetooth module, a fake battery, a fake swupdate, and (unless
@@ -113,15 +126,7 @@ export async function createSimDevice(options: SimDeviceOptions): Promise<SimDev
   const app = createDeviceApp({
     bus: options.bus,
     ...(options.settings ? { settings: options.settings } : {}),
-    paths: {
-      dataDir: dir,
-      pidFile: path.join(dir, 'pspapp.pid'),
-      powerOnFlagFile: path.join(dir, 'power_on_report.txt'),
-      analyticsDir: path.join(dir, 'analytics'),
-      phoneBookPath: path.join(dir, 'PHONE_BOOK.bin'),
-      progressDir: dir,
-      doneFile: path.join(dir, 'swu.done'),
-    },
+    paths: simDevicePaths(dir),
     identity: {
       serial: 'SIM0001',
       registrationSecret: 'sim-factory-secret',

@@ -13,11 +13,11 @@ export function memoryLogger(echo = false): Logger & { lines: string[] } {
   return { lines, debug: add('debug'), info: add('info'), warn: add('warn'), error: add('error') };
 }
 
-import path from 'node:path';
 import { type CloudServer, type CloudServerOptions, createCloudServer } from '@waved/psp-cloud/server';
 import { StateBus } from '../../src/bus.js';
 import { createDeviceApp, type DeviceApp, type DeviceAppOptions } from '../../src/device/app.js';
 import { createGeneratedCapture } from '../../src/device/recording/audio.js';
+import { simDevicePaths } from '../../src/device/sim.js';
 import { defaultSettings, type Settings } from '../../src/settings/index.js';
 
 export interface Harness {
@@ -49,14 +49,7 @@ export async function startHarness(dir: string, serverOptions: CloudServerOption
       const app = createDeviceApp({
         bus,
         settings: { current: () => settings },
-        paths: {
-          dataDir: dir,
-          pidFile: path.join(dir, 'pspapp.pid'),
-          powerOnFlagFile: path.join(dir, 'power_on_report.txt'),
-          analyticsDir: path.join(dir, 'analytics'),
-          phoneBookPath: path.join(dir, 'PHONE_BOOK.bin'),
-          progressDir: dir,
-        },
+        paths: simDevicePaths(dir),
         identity: {
           serial: 'PSP0001',
           registrationSecret: 'factory-secret',
