@@ -17,7 +17,7 @@ import { type CloudServer, type CloudServerOptions, createCloudServer } from '@w
 import { StateBus } from '../../src/bus.js';
 import { createDeviceApp, type DeviceApp, type DeviceAppOptions } from '../../src/device/app.js';
 import { createGeneratedCapture } from '../../src/device/recording/audio.js';
-import { simDevicePaths } from '../../src/device/sim.js';
+import { buildSimPackage, simDevicePaths } from '../../src/device/sim.js';
 import { defaultSettings, type Settings } from '../../src/settings/index.js';
 
 export interface Harness {
@@ -73,6 +73,29 @@ export async function startHarness(dir: string, serverOptions: CloudServerOption
       await listening.close();
     },
   };
+}
+
+export interface OtaHarness extends Harness {
+  /** The simulated 1.1.0 update package, built in the harness directory. */
+  pkg: Uint8Array;
+  /** While true, package downloads arrive with one byte flipped (the MD5 no longer matches). */
+  corrupt: boolean;
+}
+
+/** A harness for update tests: the simulated package, and a switch that corrupts its download. */
+export async function startOtaHarness(dir: string): Promise<OtaHarness> {
+  const pkg = await buildSimPackage(dir, '1.1.0');
+  let ota: OtaHarness | undefined;
+  const h = await startHarness(dir, {
+    intercept: (r) => {
+      if (!ota?.corrupt || r.route !== 'otaPackage' || r.method !== 'GET') return undefined;
+      const bad = Buffer.from(pkg);
+      bad.writeUInt8(bad.readUInt8(bad.length - 100) ^ 0xff, bad.length - 100);
+      return new Response(bad, { headers: { 'content-type': 'application/octet-stream' } });
+    },
+  });
+  ota = { ...h, pkg, corrupt: false };
+  return ota;
 }
 
 /** Telemetry the server received, by event name. */

@@ -4,28 +4,20 @@ import { fileURLToPath } from 'node:url';
 import { type Peer, startPeer, tempDir, waitFor } from '@waved/test-lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OtaEvent } from '../../src/device/ota.js';
-import { buildSimPackage, fakeSwupdateRunner } from '../../src/device/sim.js';
-import { type Harness, received, startHarness } from './helpers.js';
+import { fakeSwupdateRunner } from '../../src/device/sim.js';
+import { type Harness, type OtaHarness, received, startHarness, startOtaHarness } from './helpers.js';
 
 const hooks = fileURLToPath(new URL('./fixtures/ts-resolve.mjs', import.meta.url));
 const child = fileURLToPath(new URL('./fixtures/device-child.ts', import.meta.url));
 
 describe('OTA against the reference cloud', () => {
   const dir = tempDir('device-ota-');
-  let h: Harness;
+  let h: OtaHarness;
   let pkg: Uint8Array;
   const installs: string[][] = [];
-  let corrupt = false;
   beforeAll(async () => {
-    pkg = await buildSimPackage(dir.path, '1.1.0');
-    h = await startHarness(dir.path, {
-      intercept: (r) => {
-        if (!corrupt || r.route !== 'otaPackage' || r.method !== 'GET') return undefined;
-        const bad = Buffer.from(pkg);
-        bad.writeUInt8(bad.readUInt8(bad.length - 100) ^ 0xff, bad.length - 100);
-        return new Response(bad, { headers: { 'content-type': 'application/octet-stream' } });
-      },
-    });
+    h = await startOtaHarness(dir.path);
+    pkg = h.pkg;
   });
   afterAll(async () => {
     await h?.close();
@@ -133,7 +125,7 @@ describe('OTA against the reference cloud', () => {
   it('does not install a package whose MD5 differs from file_md5', async () => {
     h.server.publishUpdate('psp_firmware', { version: '1.3.0', data: pkg, forced: true });
     const count = installs.length;
-    corrupt = true;
+    h.corrupt = true;
     try {
       const r = await run(true);
       expect(r.installed).toEqual([]);
@@ -148,7 +140,7 @@ describe('OTA against the reference cloud', () => {
       expect(installs).toHaveLength(count);
       expect(fs.existsSync(dir.join('ota', 'software.swu'))).toBe(false);
     } finally {
-      corrupt = false;
+      h.corrupt = false;
     }
   });
 });

@@ -1,27 +1,19 @@
 import { tempDir } from '@waved/test-lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSimPackage, fakeSwupdateRunner } from '../../src/device/sim.js';
+import { fakeSwupdateRunner } from '../../src/device/sim.js';
 import { createScreens, renderTerminal, type ScreenView } from '../../src/screens/index.js';
-import { type Harness, received, startHarness } from '../device/helpers.js';
+import { type OtaHarness, received, startOtaHarness } from '../device/helpers.js';
 
 // The screens wired to a real device application the way `waved sim` wires them (onOtaEvent,
 // ota.consent), against the reference cloud server on loopback.
 describe('software update screen with the device application', () => {
   const dir = tempDir('screens-ota-');
-  let h: Harness;
+  let h: OtaHarness;
   let pkg: Uint8Array;
-  let corrupt = false;
   const installs: string[][] = [];
   beforeAll(async () => {
-    pkg = await buildSimPackage(dir.path, '1.1.0');
-    h = await startHarness(dir.path, {
-      intercept: (r) => {
-        if (!corrupt || r.route !== 'otaPackage' || r.method !== 'GET') return undefined;
-        const bad = Buffer.from(pkg);
-        bad.writeUInt8(bad.readUInt8(bad.length - 100) ^ 0xff, bad.length - 100);
-        return new Response(bad, { headers: { 'content-type': 'application/octet-stream' } });
-      },
-    });
+    h = await startOtaHarness(dir.path);
+    pkg = h.pkg;
   });
   afterAll(async () => {
     await h?.close();
@@ -119,7 +111,7 @@ describe('software update screen with the device application', () => {
   });
 
   it('a damaged download (MD5 mismatch) is said plainly', async () => {
-    corrupt = true;
+    h.corrupt = true;
     try {
       h.server.publishUpdate('psp_firmware', { version: '1.5.0', data: pkg, forced: true });
       const r = await run(() => null);
@@ -128,7 +120,7 @@ describe('software update screen with the device application', () => {
       expect(r.last.screen === 'update' && r.last.error).toMatch(/MD5 mismatch/);
       expect(renderTerminal(r.last)).toContain('damaged');
     } finally {
-      corrupt = false;
+      h.corrupt = false;
     }
   });
 });
