@@ -108,7 +108,13 @@ export {
   type VerifyResult,
   verifySignature,
 } from './signature.js';
-export { createSqliteCredentialStore, createSqliteTelemetryStore, type SqliteSynchronous } from './sqlite.js';
+export {
+  type CredentialValuesTable,
+  createDrizzleCredentialStore,
+  createSqliteCredentialStore,
+  createSqliteTelemetryStore,
+  type SqliteSynchronous,
+} from './sqlite.js';
 // Telemetry
 export {
   isTelemetryEventName,

@@ -1,7 +1,7 @@
 // SQLite adapters (better-sqlite3 through drizzle-orm): the durable telemetry store and a credential store.
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
-import { asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import type { CredentialStore } from './credentials.js';
@@ -121,19 +121,28 @@ export function createSqliteTelemetryStore(options: {
   };
 }
 
-/** Credentials in a SQLite file (created 0600): key-store slots and database entries in one table. */
-export function createSqliteCredentialStore(options: { path: string }): CredentialStore & { close(): void } {
-  const { raw, db } = openDatabase(options.path);
+/** The shape of the `credential_values` table a drizzle credential store reads and writes. */
+export type CredentialValuesTable = typeof credentialValues;
+
+/**
+ * Credentials in a `credential_values` table of an open drizzle better-sqlite3 database (for an
+ * application that keeps them in its own database): key-store slots and database entries, one row
+ * each. Each write is its own committed transaction.
+ */
+export function createDrizzleCredentialStore(
+  db: BetterSQLite3Database,
+  table: CredentialValuesTable = credentialValues,
+): CredentialStore {
   const read = (kind: 'slot' | 'entry', id: number) =>
     db
-      .select({ value: credentialValues.value })
-      .from(credentialValues)
-      .where(sql`${credentialValues.kind} = ${kind} AND ${credentialValues.id} = ${id}`)
+      .select({ value: table.value })
+      .from(table)
+      .where(and(eq(table.kind, kind), eq(table.id, id)))
       .get()?.value;
   const write = (kind: 'slot' | 'entry', id: number, value: string) => {
-    db.insert(credentialValues)
+    db.insert(table)
       .values({ kind, id, value })
-      .onConflictDoUpdate({ target: [credentialValues.kind, credentialValues.id], set: { value } })
+      .onConflictDoUpdate({ target: [table.kind, table.id], set: { value } })
       .run();
   };
   return {
@@ -141,6 +150,11 @@ export function createSqliteCredentialStore(options: { path: string }): Credenti
     writeSlot: async (slot, value) => write('slot', slot, value),
     readEntry: async (entry) => read('entry', entry),
     writeEntry: async (entry, value) => write('entry', entry, value),
-    close: () => raw.close(),
   };
+}
+
+/** Credentials in a SQLite file (created 0600): key-store slots and database entries in one table. */
+export function createSqliteCredentialStore(options: { path: string }): CredentialStore & { close(): void } {
+  const { raw, db } = openDatabase(options.path);
+  return { ...createDrizzleCredentialStore(db), close: () => raw.close() };
 }

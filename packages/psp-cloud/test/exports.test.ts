@@ -36,6 +36,7 @@ it('exports exactly the public API', async () => {
       "canonicalString",
       "computeSignature",
       "createCloudClient",
+      "createDrizzleCredentialStore",
       "createMemoryCredentialStore",
       "createMemoryTelemetryStore",
       "createNonce",

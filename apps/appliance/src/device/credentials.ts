@@ -1,5 +1,5 @@
-import type { CredentialStore } from '@waved/psp-cloud';
-import { and, eq } from 'drizzle-orm';
+import { type CredentialStore, createDrizzleCredentialStore } from '@waved/psp-cloud';
+import { eq } from 'drizzle-orm';
 import type { DeviceDatabase } from './db.js';
 import { credentialValues, deviceMeta } from './schema.js';
 
@@ -8,25 +8,7 @@ import { credentialValues, deviceMeta } from './schema.js';
  * 0x11b) as rows of `credential_values`. Each write is its own committed transaction.
  */
 export function createDbCredentialStore(database: DeviceDatabase): CredentialStore {
-  const { db } = database;
-  const read = (kind: 'slot' | 'entry', id: number) =>
-    db
-      .select({ value: credentialValues.value })
-      .from(credentialValues)
-      .where(and(eq(credentialValues.kind, kind), eq(credentialValues.id, id)))
-      .get()?.value;
-  const write = (kind: 'slot' | 'entry', id: number, value: string) => {
-    db.insert(credentialValues)
-      .values({ kind, id, value })
-      .onConflictDoUpdate({ target: [credentialValues.kind, credentialValues.id], set: { value } })
-      .run();
-  };
-  return {
-    readSlot: async (slot) => read('slot', slot),
-    writeSlot: async (slot, value) => write('slot', slot, value),
-    readEntry: async (entry) => read('entry', entry),
-    writeEntry: async (entry, value) => write('entry', entry, value),
-  };
+  return createDrizzleCredentialStore(database.db, credentialValues);
 }
 
 /** Small key/value facts (installed versions, settings snapshot for change telemetry). */
