@@ -170,6 +170,11 @@ async function openAp(c = ctx) {
   await until(() => c.last().state === 'ApActive' || c.last().state === 'Failed');
 }
 
+/** The portal form submitted for a network. */
+function submit(ssid: string, passphrase: string, hidden = false) {
+  ctx.bus.send({ type: 'SettingsSaved', connect: { ssid, passphrase, hidden } });
+}
+
 describe('session start', () => {
   it('scans in STA mode first, then brings the AP up in the spec order and shows Device-XXXX', async () => {
     ctx = setup();
@@ -262,10 +267,7 @@ describe('saving and connecting', () => {
     ctx = setup();
     await openAp();
     ctx.calls.length = 0;
-    ctx.bus.send({
-      type: 'SettingsSaved',
-      connect: { ssid: 'Home', passphrase: 'correct horse', hidden: false },
-    });
+    submit('Home', 'correct horse');
     await until(() => ctx.last().state === 'Connected');
     expect(ctx.names().slice(-2)).toEqual(['Connecting', 'Connected']);
     expect(ctx.states.at(-2)).toEqual({ state: 'Connecting', ssid: 'Home' });
@@ -286,10 +288,7 @@ describe('saving and connecting', () => {
   it('a hidden network is provisioned from the manual entry', async () => {
     ctx = setup();
     await openAp();
-    ctx.bus.send({
-      type: 'SettingsSaved',
-      connect: { ssid: 'Hidden', passphrase: 'secret-net', hidden: true },
-    });
+    submit('Hidden', 'secret-net', true);
     await until(() => ctx.last().state === 'Connected');
     expect(ctx.last()).toEqual({ state: 'Connected', ssid: 'Hidden' });
   });
@@ -299,10 +298,7 @@ describe('saving and connecting', () => {
     await openAp();
     const first = ctx.last();
     const csrf = ctx.controller.session()!.csrf;
-    ctx.bus.send({
-      type: 'SettingsSaved',
-      connect: { ssid: 'Home', passphrase: 'wrong horse', hidden: false },
-    });
+    submit('Home', 'wrong horse');
     await until(() => ctx.last().state === 'Failed');
     expect(ctx.last()).toMatchObject({ state: 'Failed', reason: 'wrong-password' });
     expect(ctx.sim.mode).toBe('ap');
@@ -310,10 +306,7 @@ describe('saving and connecting', () => {
     ctx.bus.send({ type: 'OpenWifiProvisioning' });
     await until(() => ctx.last().state === 'ApActive');
     expect(ctx.last()).toEqual(first);
-    ctx.bus.send({
-      type: 'SettingsSaved',
-      connect: { ssid: 'Home', passphrase: 'correct horse', hidden: false },
-    });
+    submit('Home', 'correct horse');
     await until(() => ctx.last().state === 'Connected');
     expect(ctx.sim.profiles()).toHaveLength(1);
   });
@@ -321,25 +314,16 @@ describe('saving and connecting', () => {
   it('the form can be resubmitted straight from Failed', async () => {
     ctx = setup();
     await openAp();
-    ctx.bus.send({
-      type: 'SettingsSaved',
-      connect: { ssid: 'Home', passphrase: 'wrong horse', hidden: false },
-    });
+    submit('Home', 'wrong horse');
     await until(() => ctx.last().state === 'Failed');
-    ctx.bus.send({
-      type: 'SettingsSaved',
-      connect: { ssid: 'Home', passphrase: 'correct horse', hidden: false },
-    });
+    submit('Home', 'correct horse');
     await until(() => ctx.last().state === 'Connected');
   });
 
   it('a network out of range gives Failed{network-not-found}', async () => {
     ctx = setup();
     await openAp();
-    ctx.bus.send({
-      type: 'SettingsSaved',
-      connect: { ssid: 'Elsewhere', passphrase: 'whatever1', hidden: true },
-    });
+    submit('Elsewhere', 'whatever1', true);
     await until(() => ctx.last().state === 'Failed');
     expect(ctx.last()).toMatchObject({ reason: 'network-not-found' });
     expect(fs.existsSync(ctx.configPath)).toBe(true);
@@ -348,10 +332,7 @@ describe('saving and connecting', () => {
   it('no DHCP lease gives Failed{no-address}', async () => {
     ctx = setup();
     await openAp();
-    ctx.bus.send({
-      type: 'SettingsSaved',
-      connect: { ssid: 'NoDhcp', passphrase: 'password1', hidden: false },
-    });
+    submit('NoDhcp', 'password1');
     await until(() => ctx.last().state === 'Failed');
     expect(ctx.last()).toMatchObject({ reason: 'no-address' });
   });
@@ -366,10 +347,7 @@ describe('saving and connecting', () => {
     ctx.sim.status = async () => ({ ...(await status()), state: 'ASSOCIATING' });
     ctx.sim.onEvent = () => () => {};
     const started = Date.now();
-    ctx.bus.send({
-      type: 'SettingsSaved',
-      connect: { ssid: 'Slow', passphrase: 'password1', hidden: false },
-    });
+    submit('Slow', 'password1');
     await until(() => ctx.last().state === 'Failed', 40_000);
     expect(ctx.last()).toMatchObject({ reason: 'association-timeout' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(30_000);
@@ -382,10 +360,7 @@ describe('saving and connecting', () => {
     ctx.sim.status = async () => ({ ...(await status()), state: 'ASSOCIATING' });
     ctx.sim.onEvent = () => () => {};
     await vi.advanceTimersByTimeAsync(290_000);
-    ctx.bus.send({
-      type: 'SettingsSaved',
-      connect: { ssid: 'Home', passphrase: 'correct horse', hidden: false },
-    });
+    submit('Home', 'correct horse');
     await until(() => ctx.last().state === 'Idle', 40_000);
     expect(ctx.names()).not.toContain('Failed');
     expect(ctx.sim.mode).toBe('sta');
@@ -415,10 +390,7 @@ describe('saving and connecting', () => {
 
   it('SettingsSaved outside a session is ignored', async () => {
     ctx = setup();
-    ctx.bus.send({
-      type: 'SettingsSaved',
-      connect: { ssid: 'Home', passphrase: 'correct horse', hidden: false },
-    });
+    submit('Home', 'correct horse');
     await vi.advanceTimersByTimeAsync(5000);
     expect(ctx.names()).toEqual(['Idle']);
     expect(ctx.calls).toEqual([]);
@@ -502,15 +474,9 @@ describe('secrets', () => {
     const ap = ctx.last();
     if (ap.state !== 'ApActive') throw new Error('no AP');
     const csrf = ctx.controller.session()!.csrf;
-    ctx.bus.send({
-      type: 'SettingsSaved',
-      connect: { ssid: 'Home', passphrase: 'wrong horse', hidden: false },
-    });
+    submit('Home', 'wrong horse');
     await until(() => ctx.last().state === 'Failed');
-    ctx.bus.send({
-      type: 'SettingsSaved',
-      connect: { ssid: 'Home', passphrase: 'correct horse', hidden: false },
-    });
+    submit('Home', 'correct horse');
     await until(() => ctx.last().state === 'Connected');
     const text = ctx.lines.join('');
     expect(ctx.lines.length).toBeGreaterThan(10);
