@@ -26,6 +26,15 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) d.remove();
 });
 
+/** A server on 127.0.0.1 whose pool is 127.0.0.2-127.0.0.9, on a free port. */
+const LOOPBACK: DhcpServerOptions = {
+  serverAddress: '127.0.0.1',
+  netmask: '255.0.0.0',
+  range: ['127.0.0.2', '127.0.0.9'],
+  port: 0,
+  listenAddress: '127.0.0.1',
+};
+
 /** A "client" socket (0.0.0.0, so it also hears the broadcasts the server sends through lo) and a server on 127.0.0.1 whose pool is 127.0.0.2-127.0.0.9. */
 async function setup(extra: Partial<DhcpServerOptions> = {}) {
   const client = dgram.createSocket('udp4');
@@ -33,13 +42,9 @@ async function setup(extra: Partial<DhcpServerOptions> = {}) {
   await new Promise<void>((r) => client.bind(0, '0.0.0.0', r));
   const clientPort = client.address().port;
   const server = createDhcpServer({
-    serverAddress: '127.0.0.1',
-    netmask: '255.0.0.0',
-    range: ['127.0.0.2', '127.0.0.9'],
+    ...LOOPBACK,
     router: '127.0.0.1',
     dns: '127.0.0.1',
-    port: 0,
-    listenAddress: '127.0.0.1',
     clientPort,
     ...extra,
   });
@@ -182,11 +187,7 @@ describe('createDhcpServer on a UDP socket', () => {
     dirs.push(dir);
     fs.writeFileSync(dir.join('leases.json'), '{"format":"something else"}');
     const server = createDhcpServer({
-      serverAddress: '127.0.0.1',
-      netmask: '255.0.0.0',
-      range: ['127.0.0.2', '127.0.0.9'],
-      port: 0,
-      listenAddress: '127.0.0.1',
+      ...LOOPBACK,
       store: createFileLeaseStore(dir.join('leases.json')),
     });
     await expect(server.listen()).rejects.toMatchObject({ code: 'DHCP_STORE' });
@@ -206,28 +207,17 @@ describe('createDhcpServer on a UDP socket', () => {
   it('reports bind and interface failures with codes', async () => {
     const { port } = await setup();
     const again = createDhcpServer({
-      serverAddress: '127.0.0.1',
-      netmask: '255.0.0.0',
-      range: ['127.0.0.2', '127.0.0.9'],
+      ...LOOPBACK,
       port,
-      listenAddress: '127.0.0.1',
     });
     await expect(again.listen()).rejects.toMatchObject({ code: 'DHCP_BIND' });
     const noIf = createDhcpServer({
-      serverAddress: '127.0.0.1',
-      netmask: '255.0.0.0',
-      range: ['127.0.0.2', '127.0.0.9'],
-      port: 0,
-      listenAddress: '127.0.0.1',
+      ...LOOPBACK,
       interface: 'nosuchif0',
     });
     await expect(noIf.listen()).rejects.toMatchObject({ code: 'DHCP_INTERFACE' });
     const badName = createDhcpServer({
-      serverAddress: '127.0.0.1',
-      netmask: '255.0.0.0',
-      range: ['127.0.0.2', '127.0.0.9'],
-      port: 0,
-      listenAddress: '127.0.0.1',
+      ...LOOPBACK,
       interface: '../../etc',
     });
     await expect(badName.listen()).rejects.toMatchObject({ code: 'DHCP_INTERFACE' });
