@@ -100,6 +100,24 @@ lab.describe('DHCP server in a namespace pair with udhcpc, dhclient and dhcpcd',
   const flush = () => phone.exec('ip', ['-4', 'addr', 'flush', 'dev', PH]);
   const log = (name: string) =>
     fs.existsSync(dir.join(name)) ? fs.readFileSync(dir.join(name), 'utf8') : '';
+  /** udhcpc on the phone in the foreground (5 tries, 2 s apart) with the logging script; `extra` goes before `-s`. */
+  const udhcpc = (...extra: string[]) =>
+    startPeer('ip', [
+      'netns',
+      'exec',
+      phone.name,
+      'udhcpc',
+      '-i',
+      PH,
+      '-f',
+      '-t',
+      '5',
+      '-T',
+      '2',
+      ...extra,
+      '-s',
+      dir.join('udhcpc.sh'),
+    ]);
 
   beforeAll(async () => {
     // The fixtures run in the namespaces as separate Node processes: bundle them from source.
@@ -192,23 +210,7 @@ exit 0
   });
 
   it('udhcpc gets a pool lease with router, DNS, lease time and option 114; renews it; releases it', async () => {
-    const u = startPeer('ip', [
-      'netns',
-      'exec',
-      phone.name,
-      'udhcpc',
-      '-i',
-      PH,
-      '-f',
-      '-t',
-      '5',
-      '-T',
-      '2',
-      '-O',
-      '114',
-      '-s',
-      dir.join('udhcpc.sh'),
-    ]);
+    const u = udhcpc('-O', '114');
     try {
       const bound = await waitFor(() => /^bound .*$/m.exec(log('udhcpc.log'))?.[0], { what: 'udhcpc bound' });
       const ip = /ip=(\S+)/.exec(bound)![1]!;
@@ -352,24 +354,7 @@ exit 0
     await ap.exec('ip', ['addr', 'add', `${taken}/32`, 'dev', 'ap0']);
     const declines = (await main.state()).stats.decline;
     fs.rmSync(dir.join('udhcpc.log'), { force: true });
-    const u = startPeer('ip', [
-      'netns',
-      'exec',
-      phone.name,
-      'udhcpc',
-      '-i',
-      PH,
-      '-f',
-      '-t',
-      '5',
-      '-T',
-      '2',
-      '-a500',
-      '-A',
-      '1',
-      '-s',
-      dir.join('udhcpc.sh'),
-    ]);
+    const u = udhcpc('-a500', '-A', '1');
     try {
       const bound = await waitFor(() => /^bound .*$/m.exec(log('udhcpc.log'))?.[0], {
         what: 'udhcpc bound',
