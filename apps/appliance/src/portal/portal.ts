@@ -8,7 +8,7 @@ import type { Settings } from '../settings/schema.js';
 import type { SettingsStore } from '../settings/store.js';
 import { MAX_BODY_BYTES, parseFormBody } from './body.js';
 import { csrfMatches } from './csrf.js';
-import { escapeHtml, failureText, renderForm, renderMessage, statusBanner } from './html.js';
+import { escapeHtml, type FormView, failureText, renderForm, renderMessage, statusBanner } from './html.js';
 
 /** What the provisioning controller shares with the portal for one session. */
 export interface PortalSession {
@@ -167,6 +167,26 @@ export function createPortal(options: PortalOptions): Portal {
     return s.expiresAt === undefined ? null : Math.max(0, (s.expiresAt - now()) / 1000);
   }
 
+  /** The settings form of session `s`; `extra` holds what this response adds (values, errors, target). */
+  function formPage(
+    status: number,
+    s: PortalSession,
+    extra: Pick<FormView, 'values' | 'errors' | 'target'>,
+  ): Response {
+    return htmlResponse(
+      status,
+      renderForm({
+        apSsid: s.apSsid,
+        csrf: s.csrf,
+        networks: s.networks,
+        state: s.state,
+        settings: settings.current(),
+        remaining: remaining(s),
+        ...extra,
+      }),
+    );
+  }
+
   function redirect(): Response {
     // A probe must never look "online": no 204, no "Success", just a bodyless redirect to the form.
     return new Response(null, { status: 302, headers: { location: home, 'cache-control': 'no-store' } });
@@ -202,19 +222,10 @@ export function createPortal(options: PortalOptions): Portal {
     if (foreignHost(request)) return redirect();
     const s = session();
     if (!s) return notActive(request);
-    return htmlResponse(
-      200,
-      renderForm({
-        apSsid: s.apSsid,
-        csrf: s.csrf,
-        networks: s.networks,
-        state: s.state,
-        settings: settings.current(),
-        remaining: remaining(s),
-        target: target?.ssid ?? null,
-        ...(retryValues(s) ? { values: retryValues(s) } : {}),
-      }),
-    );
+    return formPage(200, s, {
+      target: target?.ssid ?? null,
+      ...(retryValues(s) ? { values: retryValues(s) } : {}),
+    });
   });
 
   const statusJson = () => {
@@ -300,19 +311,7 @@ export function createPortal(options: PortalOptions): Portal {
     if (!result.ok || Object.keys(errors).length > 0) {
       logger.info(`portal: ${route} has invalid fields: ${Object.keys(errors).join(', ')}`);
       if (json) return jsonResponse(422, { errors });
-      return htmlResponse(
-        422,
-        renderForm({
-          apSsid: s.apSsid,
-          csrf: s.csrf,
-          networks: s.networks,
-          state: s.state,
-          settings: settings.current(),
-          values: echoable(fields),
-          errors,
-          remaining: remaining(s),
-        }),
-      );
+      return formPage(422, s, { values: echoable(fields), errors });
     }
     const next: Settings = result.settings;
     try {
