@@ -187,6 +187,13 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
     return { path: store.filePath(row.fileName), row };
   };
 
+  /** The telemetry fields of a file event (open, listen, delete). */
+  const fileDetails = (f: { fileName: string; bytes: number; durationMs: number }) => ({
+    file_name: f.fileName,
+    file_size: f.bytes,
+    duration_s: Math.round(f.durationMs / 1000),
+  });
+
   // getters must be defined, not copied: Object.assign would freeze their first value
   Object.defineProperties(emitter, {
     state: { get: () => state, enumerable: true },
@@ -322,20 +329,12 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
     files: (id: string) => store.files(id),
     async openRecordFile(id: string, fileSeq?: number) {
       const f = fileFor(id, fileSeq);
-      await telemetry.track('open_record_file', {
-        file_name: f.row.fileName,
-        file_size: f.row.bytes,
-        duration_s: Math.round(f.row.durationMs / 1000),
-      });
+      await telemetry.track('open_record_file', fileDetails(f.row));
       return f;
     },
     async listenFile(id: string, fileSeq?: number) {
       const f = fileFor(id, fileSeq);
-      await telemetry.track('listen_file', {
-        file_name: f.row.fileName,
-        file_size: f.row.bytes,
-        duration_s: Math.round(f.row.durationMs / 1000),
-      });
+      await telemetry.track('listen_file', fileDetails(f.row));
       return f;
     },
     async deleteRecording(id: string) {
@@ -345,11 +344,7 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
       store.deleteRecording(id);
       for (const f of files) {
         await fs.rm(store.filePath(f.fileName), { force: true });
-        await telemetry.track('delete_file', {
-          file_name: f.fileName,
-          file_size: f.bytes,
-          duration_s: Math.round(f.durationMs / 1000),
-        });
+        await telemetry.track('delete_file', fileDetails(f));
       }
     },
     async close() {
