@@ -52,7 +52,18 @@ async function until(pred, timeoutMs, what) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function idleRss(extra) {
+/** Median RSS of five samples 200 ms apart. */
+async function sampleRss(pid) {
+  const samples = [];
+  for (let i = 0; i < 5; i++) {
+    samples.push(rssKiB(pid));
+    await sleep(200);
+  }
+  return median(samples);
+}
+
+/** `waved sim` on a free portal port with a private data directory; `flags` go before --data-dir. */
+async function startSim(flags) {
   const port = await freePort();
   const data = fs.mkdtempSync(path.join(os.tmpdir(), 'waved-bench-'));
   const sim = start([
@@ -62,56 +73,38 @@ async function idleRss(extra) {
     String(port),
     '--screen-port',
     '0',
-    '--no-screen',
-    ...extra,
+    ...flags,
     '--data-dir',
     data,
     '--exit-after',
     '60000',
   ]);
+  return { ...sim, port, data };
+}
+
+async function idleRss(extra) {
+  const sim = await startSim(['--no-screen', ...extra]);
   await until(() => sim.out().includes('portal: '), 10_000, 'waved sim');
   await sleep(4000); // settle: JIT, first polls, the AP session when auto setup is on
-  const samples = [];
-  for (let i = 0; i < 5; i++) {
-    samples.push(rssKiB(sim.child.pid));
-    await sleep(200);
-  }
+  const rss = await sampleRss(sim.child.pid);
   sim.child.kill('SIGTERM');
   await sim.exited;
-  fs.rmSync(data, { recursive: true, force: true });
-  return median(samples);
+  fs.rmSync(sim.data, { recursive: true, force: true });
+  return rss;
 }
 
 async function bareRss() {
   const peer = start(['-e', 'setTimeout(() => {}, 60000)']);
   await sleep(1500);
-  const samples = [];
-  for (let i = 0; i < 5; i++) {
-    samples.push(rssKiB(peer.child.pid));
-    await sleep(200);
-  }
+  const rss = await sampleRss(peer.child.pid);
   peer.child.kill('SIGTERM');
   await peer.exited;
-  return median(samples);
+  return rss;
 }
 
 async function submitToConnected() {
-  const port = await freePort();
-  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'waved-bench-'));
-  const sim = start([
-    bin,
-    'sim',
-    '--port',
-    String(port),
-    '--screen-port',
-    '0',
-    '--no-cloud',
-    '--no-screen',
-    '--data-dir',
-    data,
-    '--exit-after',
-    '60000',
-  ]);
+  const sim = await startSim(['--no-cloud', '--no-screen']);
+  const { port, data } = sim;
   const form = await until(
     async () => {
       const r = await fetch(`http://127.0.0.1:${port}/`).catch(() => null);
