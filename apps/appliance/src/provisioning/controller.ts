@@ -6,6 +6,7 @@ import type { Command, FailureReason, ProvisioningState, ScannedNetwork, StateBu
 import { ApplianceError } from '../errors.js';
 import { type Logger, silentLogger } from '../log/logger.js';
 import type { SecretRegistry } from '../log/redact.js';
+import type { PortalSession } from '../portal/portal.js';
 import type { Radio, Station, StationEvent } from '../radio/types.js';
 import {
   ADDRESS_TIMEOUT_MS,
@@ -18,15 +19,8 @@ import {
   PROV_TIMEOUT_MS,
 } from './ap.js';
 
-/** What the portal reads for the current session (the portal contract). */
-export interface PortalSession {
-  csrf: string;
-  apSsid: string;
-  networks: ScannedNetwork[];
-  state: ProvisioningState;
-  /** When the session times out (ms since the epoch), for the countdown. */
-  expiresAt?: number;
-}
+// What the portal reads for the current session (the portal contract) is the portal's own type.
+export type { PortalSession };
 
 /** A running portal HTTP server; its lifetime equals the AP's. */
 export interface PortalHandle {
