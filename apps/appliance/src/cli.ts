@@ -558,9 +558,9 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-const invokedDirectly = process.argv[1] !== undefined && /cli\.(js|ts)$/.test(process.argv[1]);
-if (invokedDirectly) {
-  main(process.argv.slice(2)).then(
+/** Runs `waved` with `argv` and exits the process when it is done (1 with the stack on a failure). */
+export function runMain(argv: string[]): void {
+  main(argv).then(
     () => process.exit(),
     (error) => {
       process.stderr.write(
@@ -570,3 +570,6 @@ if (invokedDirectly) {
     },
   );
 }
+
+const invokedDirectly = process.argv[1] !== undefined && /cli\.(js|ts)$/.test(process.argv[1]);
+if (invokedDirectly) runMain(process.argv.slice(2));
