@@ -12,7 +12,7 @@ import {
   type TelemetryEventName,
   type TelemetryParams,
 } from '@waved/psp-cloud';
-import type { CommandRunner, UpdateKind } from '@waved/swu-ota';
+import type { UpdateKind } from '@waved/swu-ota';
 import type { StateBus } from '../bus.js';
 import type { Logger } from '../log/logger.js';
 import type { Settings } from '../settings/index.js';
@@ -38,6 +38,7 @@ import {
   createOtaService,
   type OtaEvent,
   type OtaService,
+  type OtaServiceOptions,
   type VersionStore,
 } from './ota.js';
 import { slaveVerifyDevPasswd, type VerifyResult } from './pclink.js';
@@ -99,17 +100,12 @@ export interface DeviceAppOptions {
   asrEngine?: AsrEngine;
   /** Serial port of the Bluetooth module (a `SerialPort`); absent: no Bluetooth. */
   bluetooth?: { port: BtPort; probeIntervalMs?: number };
-  ota: {
-    reboot: () => Promise<void>;
+  ota: Pick<
+    OtaServiceOptions,
+    'reboot' | 'run' | 'certificate' | 'hardware' | 'minBattery' | 'insecure' | 'ca' | 'checkpointBytes'
+  > & {
     /** Screen consent for non-forced updates (default: declined). */
-    consent?: (info: { kind: UpdateKind; version: string; notes: string }) => Promise<boolean>;
-    run?: CommandRunner;
-    certificate?: string;
-    hardware?: string;
-    minBattery?: number;
-    insecure?: boolean;
-    ca?: string | Buffer;
-    checkpointBytes?: number;
+    consent?: OtaServiceOptions['consent'];
   };
   /** The UI page PC Link verification asks for (empty password). */
   showVerificationPage?: () => void;
