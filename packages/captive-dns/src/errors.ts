@@ -1,5 +1,9 @@
 /** Every way @waved/captive-dns can refuse to start. Hostile packets never raise: they are counted. */
-export type CaptiveDnsErrorCode = 'CAPTIVE_DNS_OPTIONS' | 'CAPTIVE_DNS_LISTEN' | 'CAPTIVE_DNS_STATE';
+export type CaptiveDnsErrorCode =
+  | 'CAPTIVE_DNS_OPTIONS'
+  | 'CAPTIVE_DNS_LISTEN'
+  | 'CAPTIVE_DNS_STATE'
+  | 'CAPTIVE_DNS_TRANSPORT';
 
 export class CaptiveDnsError extends Error {
   override readonly name = 'CaptiveDnsError';

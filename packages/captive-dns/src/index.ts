@@ -24,5 +24,8 @@ export {
   type CaptiveDnsOptions,
   type CaptiveDnsStats,
   type CaptiveDnsTcpOptions,
+  type CaptiveDnsTransport,
+  type CaptiveDnsTransportOption,
   createCaptiveDns,
+  nativeUdpTransport,
 } from './server.js';

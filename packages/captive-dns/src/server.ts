@@ -2,7 +2,9 @@
 // handler: every handler body is guarded, and what it could not handle is counted in stats().
 import dgram from 'node:dgram';
 import net from 'node:net';
+import { getSystemErrorName } from 'node:util';
 import { CaptiveDnsError } from './errors.js';
+import { loadNativeUdp, type NativeUdpBinding, type NativeUdpHandle } from './native.js';
 import { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import {
   type CaptiveDnsCounters,
@@ -37,7 +39,17 @@ export interface CaptiveDnsOptions extends CaptiveDnsResponderOptions {
   logger?: CaptiveDnsLogger;
   /** Monotonic milliseconds, for the rate limit; default `performance.now`. */
   now?: () => number;
+  /**
+   * How UDP is served. `'batch'`: the native transport built at install (IPv4 only; many datagrams
+   * per system call and per call into JavaScript); `'dgram'`: node:dgram; `'auto'` (default):
+   * `'batch'` when the addon loads and `address` is IPv4, else `'dgram'`. TCP always uses node:net.
+   */
+  transport?: CaptiveDnsTransportOption;
 }
+
+export type CaptiveDnsTransportOption = 'auto' | 'dgram' | 'batch';
+/** The UDP transport a server uses, decided by createCaptiveDns(). */
+export type CaptiveDnsTransport = 'dgram' | 'batch';
 
 export interface CaptiveDnsStats extends CaptiveDnsCounters {
   udpQueries: number;
@@ -68,12 +80,68 @@ export interface CaptiveDns {
   /** Closes the sockets and every TCP connection. Safe to call more than once. */
   close(): Promise<void>;
   stats(): CaptiveDnsStats;
+  /** The UDP transport in use: `'batch'` (native) or `'dgram'`. */
+  readonly transport: CaptiveDnsTransport;
+}
+
+/**
+ * Whether the native batch transport can be used in this process, and if not, why (the addon was
+ * not built at install, or does not load here).
+ */
+export function nativeUdpTransport(): { available: boolean; reason: string } {
+  const { binding, reason } = loadNativeUdp();
+  return { available: binding !== null, reason };
+}
+
+/** A bound UDP socket of either transport. */
+interface UdpListener {
+  readonly port: number;
+  close(): Promise<void>;
+  /** What the native side counted: send and receive errors, exceptions out of the batch callback. */
+  nativeErrors(): { socket: number; handler: number };
 }
 
 const DEFAULT_IDLE_MS = 10_000;
 const DEFAULT_MAX_CONNECTIONS = 64;
 const PORT_RETRIES = 8;
 const ERROR_LOG_INTERVAL_MS = 10_000;
+const EMPTY = Buffer.alloc(0);
+const TRANSPORTS: readonly CaptiveDnsTransportOption[] = ['auto', 'dgram', 'batch'];
+
+function chooseTransport(
+  option: unknown,
+  address: string,
+): { kind: CaptiveDnsTransport; native: NativeUdpBinding | null } {
+  if (!TRANSPORTS.includes(option as CaptiveDnsTransportOption)) {
+    throw new CaptiveDnsError(
+      'CAPTIVE_DNS_OPTIONS',
+      `transport must be 'auto', 'dgram' or 'batch', got ${JSON.stringify(option)}`,
+    );
+  }
+  if (option === 'dgram') return { kind: 'dgram', native: null };
+  const ipv4 = net.isIPv4(address);
+  const { binding, reason } = loadNativeUdp();
+  if (option === 'batch') {
+    if (!ipv4) {
+      throw new CaptiveDnsError(
+        'CAPTIVE_DNS_OPTIONS',
+        `transport 'batch' serves IPv4 only, and address is ${address}`,
+      );
+    }
+    if (binding === null) {
+      throw new CaptiveDnsError(
+        'CAPTIVE_DNS_TRANSPORT',
+        `transport 'batch' is not available: the native addon did not load (${reason}); it is built when the package is installed (node-gyp, a C compiler and Node's headers)`,
+      );
+    }
+  }
+  return ipv4 && binding !== null ? { kind: 'batch', native: binding } : { kind: 'dgram', native: null };
+}
+
+/** Dotted quad of an IPv4 address held in an int32 (host order). */
+function ipv4String(ip: number): string {
+  return `${ip >>> 24}.${(ip >>> 16) & 255}.${(ip >>> 8) & 255}.${ip & 255}`;
+}
 
 // Replies go back to the literal address a packet came from: resolve it to itself, synchronously,
 // instead of dgram's default lookup, which tests the address and defers every send by a tick.
@@ -135,6 +203,7 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
   const limiter: RateLimiter | null = rl === false ? null : createRateLimiter(rl ?? {}, now);
   const log = options.logger ?? {};
   const family = net.isIPv6(address) ? 'udp6' : 'udp4';
+  const { kind, native } = chooseTransport(options.transport ?? 'auto', address);
 
   const s = {
     udpQueries: 0,
@@ -148,7 +217,7 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
     socketErrors: 0,
   };
   let state: 'new' | 'listening' | 'closed' = 'new';
-  let udp: dgram.Socket | null = null;
+  let udp: UdpListener | null = null;
   let tcp: net.Server | null = null;
   const connections = new Set<net.Socket>();
   let lastErrorLog = Number.NEGATIVE_INFINITY;
@@ -233,7 +302,94 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
     }
   }
 
-  function bindUdp(port: number): Promise<dgram.Socket> {
+  function bindUdp(port: number): Promise<UdpListener> {
+    return native === null ? bindDgram(port) : Promise.resolve(bindBatch(native, port));
+  }
+
+  // The native transport calls onBatch once per recvmmsg with the count of datagrams in the shared
+  // buffers; the replies written to `out` (and their lengths to meta) go out in one sendmmsg.
+  function bindBatch(binding: NativeUdpBinding, port: number): UdpListener {
+    let handle: NativeUdpHandle | null = null;
+    let meta: Int32Array = new Int32Array(0);
+    let input: Buffer = EMPTY;
+    let output: Buffer = EMPTY;
+    let slot = 0;
+    let errorsSeen = 0;
+    // Sources usually come in runs: keep the string of the last one.
+    let lastIp = 0;
+    let lastAddress = '0.0.0.0';
+    const onBatch = (count: number): void => {
+      for (let i = 0; i < count; i++) {
+        try {
+          s.udpQueries++;
+          const at = i * 4;
+          const length = meta[at]!;
+          if (meta[at + 2] === 0) {
+            s.sourcePortZero++; // cannot be answered: port 0 is not a destination
+            continue;
+          }
+          if (limiter !== null) {
+            const ip = meta[at + 1]!;
+            if (ip !== lastIp) {
+              lastIp = ip;
+              lastAddress = ipv4String(ip);
+            }
+            if (!limiter.allow(lastAddress)) {
+              s.rateLimited++;
+              continue;
+            }
+          }
+          // A datagram larger than a slot (MSG_TRUNC) is not a DNS query we can read whole: the
+          // responder counts it as malformed, as it does any packet shorter than a header.
+          const query = length < 0 ? EMPTY : input.subarray(i * slot, i * slot + length);
+          const reply = responder.respond(query, 'udp');
+          if (reply === null) continue;
+          if (reply.length > slot) throw new Error(`a reply of ${reply.length} bytes exceeds a slot`);
+          reply.copy(output, i * slot);
+          meta[at + 3] = reply.length;
+        } catch (error) {
+          handlerError('udp', error);
+        }
+      }
+      // Send errors of the previous batch (sendmmsg runs after this callback): counted, and logged
+      // at most once per interval.
+      const errors = meta[counters]! + meta[counters + 1]!;
+      if (errors !== errorsSeen) {
+        errorsSeen = errors;
+        const t = now();
+        if (t - lastErrorLog >= ERROR_LOG_INTERVAL_MS) {
+          lastErrorLog = t;
+          const errno = meta[counters + 3]!;
+          log.warn?.('captive-dns: udp socket error', {
+            error: errno > 0 ? getSystemErrorName(-errno) : 'unknown',
+            total: errors,
+          });
+        }
+      }
+    };
+    let counters = 0;
+    const nativeErrors = () =>
+      handle === null
+        ? { socket: 0, handler: 0 }
+        : { socket: meta[counters]! + meta[counters + 1]!, handler: meta[counters + 2]! };
+    handle = binding.open(address, port, onBatch);
+    const h = handle;
+    meta = new Int32Array(h.meta.buffer, h.meta.byteOffset, h.meta.byteLength / 4);
+    input = h.inBytes;
+    output = h.outBytes;
+    slot = h.slot;
+    counters = h.batch * 4;
+    return {
+      port: h.port,
+      nativeErrors,
+      close() {
+        binding.close(h);
+        return Promise.resolve();
+      },
+    };
+  }
+
+  function bindDgram(port: number): Promise<UdpListener> {
     return new Promise((resolve, reject) => {
       const sock = dgram.createSocket({
         type: family,
@@ -246,7 +402,16 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
       sock.once('error', onError);
       sock.bind({ address, port, exclusive: true }, () => {
         sock.off('error', onError);
-        resolve(sock);
+        sock.on('message', onUdpMessage);
+        sock.on('error', (error) => {
+          s.socketErrors++;
+          log.warn?.('captive-dns: udp socket error', { error: error.message });
+        });
+        resolve({
+          port: sock.address().port,
+          nativeErrors: () => ({ socket: 0, handler: 0 }),
+          close: () => closeUdp(sock),
+        });
       });
     });
   }
@@ -284,21 +449,21 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
     state = 'listening';
     let lastError: unknown;
     for (let attempt = 0; attempt < (requestedPort === 0 ? PORT_RETRIES : 1); attempt++) {
-      let u: dgram.Socket;
+      let u: UdpListener;
       try {
         u = await bindUdp(requestedPort);
       } catch (error) {
         lastError = error;
         continue;
       }
-      const port = u.address().port;
+      const port = u.port;
       if (tcpOptions) {
         try {
           tcp = await bindTcp(port);
         } catch (error) {
           // With port 0, the UDP port may be taken on TCP by someone else: pick another pair.
           lastError = error;
-          await closeUdp(u);
+          await u.close();
           continue;
         }
         tcp.on('drop', () => {
@@ -310,17 +475,12 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
         });
       }
       udp = u;
-      u.on('message', onUdpMessage);
-      u.on('error', (error) => {
-        s.socketErrors++;
-        log.warn?.('captive-dns: udp socket error', { error: error.message });
-      });
       if (state !== 'listening') {
         // close() ran while we were binding.
         await close();
         throw new CaptiveDnsError('CAPTIVE_DNS_STATE', 'the server was closed while listen() was binding');
       }
-      log.info?.('captive-dns: listening', { address, port, tcp: tcpOptions !== null });
+      log.info?.('captive-dns: listening', { address, port, tcp: tcpOptions !== null, transport: kind });
       return { address, port };
     }
     // Nothing is bound: listen() may be tried again (say, once the AP address is configured).
@@ -339,22 +499,30 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
     const t = tcp;
     udp = null;
     tcp = null;
+    if (u) {
+      const counted = u.nativeErrors();
+      s.socketErrors += counted.socket;
+      s.handlerErrors += counted.handler;
+    }
     for (const c of connections) c.destroy();
     connections.clear();
-    await Promise.all([
-      u ? closeUdp(u) : undefined,
-      t ? new Promise<void>((resolve) => t.close(() => resolve())) : undefined,
-    ]);
+    await Promise.all([u?.close(), t ? new Promise<void>((resolve) => t.close(() => resolve())) : undefined]);
   }
 
   return {
     listen,
     close,
-    stats: () => ({
-      ...responder.counters(),
-      ...s,
-      sourcesTracked: limiter?.size() ?? 0,
-      tcpOpen: connections.size,
-    }),
+    transport: kind,
+    stats: () => {
+      const live = udp?.nativeErrors() ?? { socket: 0, handler: 0 };
+      return {
+        ...responder.counters(),
+        ...s,
+        socketErrors: s.socketErrors + live.socket,
+        handlerErrors: s.handlerErrors + live.handler,
+        sourcesTracked: limiter?.size() ?? 0,
+        tcpOpen: connections.size,
+      };
+    },
   };
 }

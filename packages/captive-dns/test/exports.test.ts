@@ -10,21 +10,24 @@ it('exports exactly the public API', async () => {
       "EDNS_UDP_SIZE",
       "createCaptiveDns",
       "createCaptiveDnsResponder",
+      "nativeUdpTransport",
     ]
   `);
 });
 
-it.each([['CAPTIVE_DNS_OPTIONS'], ['CAPTIVE_DNS_LISTEN'], ['CAPTIVE_DNS_STATE']] as const)(
-  'CaptiveDnsError carries code %s and its cause',
-  (code) => {
-    const cause = new Error('inner');
-    const e = new CaptiveDnsError(code, 'msg', { cause });
-    expect(e).toBeInstanceOf(Error);
-    expect(e.name).toBe('CaptiveDnsError');
-    expect(e.code).toBe(code);
-    expect(e.cause).toBe(cause);
-  },
-);
+it.each([
+  ['CAPTIVE_DNS_OPTIONS'],
+  ['CAPTIVE_DNS_LISTEN'],
+  ['CAPTIVE_DNS_STATE'],
+  ['CAPTIVE_DNS_TRANSPORT'],
+] as const)('CaptiveDnsError carries code %s and its cause', (code) => {
+  const cause = new Error('inner');
+  const e = new CaptiveDnsError(code, 'msg', { cause });
+  expect(e).toBeInstanceOf(Error);
+  expect(e.name).toBe('CaptiveDnsError');
+  expect(e.code).toBe(code);
+  expect(e.cause).toBe(cause);
+});
 
 it.each([
   ['an IPv6 answer', { answer: '::1' }],

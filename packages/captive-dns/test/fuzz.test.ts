@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CaptiveDns, createCaptiveDns, createCaptiveDnsResponder } from '../src/index.js';
 import { dig } from './dig.js';
+import { TRANSPORTS, transportDescribe } from './helpers.js';
 import { decodeReply, encodeQuery, RECURSION_DESIRED } from './packet.js';
 
 const ANSWER = '10.1.2.3';
@@ -225,53 +226,68 @@ describe('fuzzing the responder', () => {
 
 const lab = needs({ root: true, peers: ['dig'] });
 
-lab.describe('fuzzing a live server', () => {
-  let server: CaptiveDns;
-  let port = 0;
-  beforeAll(async () => {
-    server = createCaptiveDns({ answer: ANSWER, port: 0, rateLimit: { queriesPerSecond: 1e9 } });
-    port = (await server.listen()).port;
-  });
-  afterAll(() => server?.close());
-
-  it('takes 100 000 hostile datagrams and TCP garbage, then still answers dig over UDP and TCP', async () => {
-    const packets = HOSTILE;
-    const sock = dgram.createSocket('udp4');
-    sock.on('message', () => {});
-    await new Promise<void>((r) => sock.connect(port, '127.0.0.1', r));
-    // Small batches, then a turn of the event loop: the server shares this process, the kernel queue
-    // of a UDP socket holds only a few hundred datagrams, and libuv reads 32 per turn.
-    for (let i = 0; i < packets.length; i += 16) {
-      for (let j = i; j < i + 16 && j < packets.length; j++) sock.send(packets[j]!);
-      await new Promise((r) => setImmediate(r));
-    }
-    await new Promise<void>((r) => sock.close(r));
-
-    // TCP: a frame of garbage, a zero-length frame, a frame cut off mid-way, then a hang-up.
-    for (const bytes of [
-      Buffer.from([0, 3, 1, 2, 3]),
-      Buffer.from([0, 0]),
-      Buffer.from([0xff, 0xff, 1, 2, 3]),
-      Buffer.concat(
-        packets.slice(0, 50).map((p) => Buffer.concat([Buffer.from([p.length >> 8, p.length & 0xff]), p])),
-      ),
-    ]) {
-      await new Promise<void>((resolve) => {
-        const s = net.connect({ port, host: '127.0.0.1' }, () => s.end(bytes));
-        s.on('error', () => resolve());
-        s.on('close', () => resolve());
-        s.resume();
+for (const transport of TRANSPORTS) {
+  transportDescribe(
+    transport,
+    'fuzzing a live server',
+    () => {
+      let server: CaptiveDns;
+      let port = 0;
+      beforeAll(async () => {
+        server = createCaptiveDns({
+          answer: ANSWER,
+          port: 0,
+          rateLimit: { queriesPerSecond: 1e9 },
+          transport,
+        });
+        port = (await server.listen()).port;
       });
-    }
+      afterAll(() => server?.close());
 
-    const a = await dig(port, ['after.fuzz', 'A']);
-    expect(a.answer[0]?.slice(3)).toEqual(['A', ANSWER]);
-    const t = await dig(port, ['after.fuzz', 'A', '+tcp']);
-    expect(t.answer[0]?.slice(3)).toEqual(['A', ANSWER]);
-    const s = server.stats();
-    expect(s.handlerErrors).toBe(0);
-    expect(s.internalErrors).toBe(0);
-    expect(s.udpQueries).toBeGreaterThan(95_000); // the kernel may drop a few in a burst
-    expect(s.malformed).toBeGreaterThan(1000);
-  }, 120_000);
-});
+      it('takes 100 000 hostile datagrams and TCP garbage, then still answers dig over UDP and TCP', async () => {
+        const packets = HOSTILE;
+        const sock = dgram.createSocket('udp4');
+        sock.on('message', () => {});
+        await new Promise<void>((r) => sock.connect(port, '127.0.0.1', r));
+        // Small batches, then a turn of the event loop: the server shares this process, the kernel queue
+        // of a UDP socket holds only a few hundred datagrams, and libuv reads 32 per turn.
+        for (let i = 0; i < packets.length; i += 16) {
+          for (let j = i; j < i + 16 && j < packets.length; j++) sock.send(packets[j]!);
+          await new Promise((r) => setImmediate(r));
+        }
+        await new Promise<void>((r) => sock.close(r));
+
+        // TCP: a frame of garbage, a zero-length frame, a frame cut off mid-way, then a hang-up.
+        for (const bytes of [
+          Buffer.from([0, 3, 1, 2, 3]),
+          Buffer.from([0, 0]),
+          Buffer.from([0xff, 0xff, 1, 2, 3]),
+          Buffer.concat(
+            packets
+              .slice(0, 50)
+              .map((p) => Buffer.concat([Buffer.from([p.length >> 8, p.length & 0xff]), p])),
+          ),
+        ]) {
+          await new Promise<void>((resolve) => {
+            const s = net.connect({ port, host: '127.0.0.1' }, () => s.end(bytes));
+            s.on('error', () => resolve());
+            s.on('close', () => resolve());
+            s.resume();
+          });
+        }
+
+        const a = await dig(port, ['after.fuzz', 'A']);
+        expect(a.answer[0]?.slice(3)).toEqual(['A', ANSWER]);
+        const t = await dig(port, ['after.fuzz', 'A', '+tcp']);
+        expect(t.answer[0]?.slice(3)).toEqual(['A', ANSWER]);
+        const s = server.stats();
+        expect(server.transport).toBe(transport);
+        expect(s.handlerErrors).toBe(0);
+        expect(s.internalErrors).toBe(0);
+        expect(s.udpQueries).toBeGreaterThan(95_000); // the kernel may drop a few in a burst
+        expect(s.malformed).toBeGreaterThan(1000);
+      }, 120_000);
+    },
+    lab,
+  );
+}

@@ -1,6 +1,9 @@
 // Raw UDP/TCP clients and query builders for the socket tests.
 import dgram from 'node:dgram';
 import net from 'node:net';
+import { isCi, SKIP_MARK } from '@waved/test-lab';
+import { describe, it } from 'vitest';
+import { type CaptiveDnsTransport, nativeUdpTransport } from '../src/index.js';
 import { encodeQuery, RECURSION_DESIRED } from './packet.js';
 
 /** A query encoded by dns-packet (the reference codec), with an optional OPT record. */
@@ -94,4 +97,32 @@ export function frame(message: Uint8Array): Buffer {
   out.writeUInt16BE(message.length, 0);
   out.set(message, 2);
   return out;
+}
+
+/**
+ * Both UDP transports, for suites that must hold on each. The batch one needs the native addon
+ * (built by the install script): without it, CI (CI=true) fails, elsewhere the suite is skipped and
+ * marked so that the test-lab reporter prints it.
+ */
+export const TRANSPORTS = ['dgram', 'batch'] as const satisfies readonly CaptiveDnsTransport[];
+
+export function transportDescribe(
+  transport: CaptiveDnsTransport,
+  name: string,
+  fn: () => void,
+  gate: { describe(name: string, fn: () => void): void } = { describe },
+): void {
+  const native = nativeUdpTransport();
+  const title = `${name} [${transport}]`;
+  if (transport === 'dgram' || native.available) {
+    gate.describe(title, fn);
+  } else if (isCi()) {
+    describe(title, () => {
+      it('has the native UDP transport', () => {
+        throw new Error(`${title}: the native addon is not built (${native.reason}); run node-gyp rebuild`);
+      });
+    });
+  } else {
+    describe.skip(`${title} ${SKIP_MARK} native addon not built]`, fn);
+  }
 }

@@ -1,13 +1,19 @@
 // The UDP and TCP listeners with raw sockets: framing, pipelining, idle timeout, connection cap,
 // rate limit, dropped responses and start-up errors. Loopback only, port 0.
 import dgram from 'node:dgram';
+import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CaptiveDns, type CaptiveDnsOptions, createCaptiveDns } from '../src/index.js';
-import { frame, query, tcpClient, udpExchange } from './helpers.js';
+import {
+  type CaptiveDns,
+  type CaptiveDnsOptions,
+  createCaptiveDns,
+  nativeUdpTransport,
+} from '../src/index.js';
+import { frame, query, TRANSPORTS, tcpClient, transportDescribe, udpExchange } from './helpers.js';
 import { decodeReply } from './packet.js';
 
 const running: CaptiveDns[] = [];
-async function start(extra: Partial<CaptiveDnsOptions> = {}) {
+async function startWith(extra: Partial<CaptiveDnsOptions> = {}) {
   const server = createCaptiveDns({ answer: '192.168.2.1', port: 0, ...extra });
   running.push(server);
   const bound = await server.listen();
@@ -22,36 +28,73 @@ const answerOf = (reply: Buffer) => {
   return [r.id, r.answers.map((a) => a.data)];
 };
 
-describe('UDP', () => {
-  it('listen() resolves with the port it bound when asked for port 0', async () => {
-    const { port, address } = await start();
-    expect(address).toBe('127.0.0.1');
-    expect(port).toBeGreaterThan(0);
-    const [reply] = await udpExchange(port, [query('a.b', 'A', { id: 9 })]);
-    expect(answerOf(reply!)).toEqual([9, ['192.168.2.1']]);
-  });
+for (const transport of TRANSPORTS) {
+  transportDescribe(transport, 'UDP', () => {
+    const start = (extra: Partial<CaptiveDnsOptions> = {}) => startWith({ transport, ...extra });
 
-  it('drops packets with QR=1 (no reply, counted), and answers the next query', async () => {
-    const { server, port } = await start();
-    const response = Buffer.from(query('a.b', 'A', { id: 1 }));
-    response[2]! |= 0x80;
-    const replies = await udpExchange(port, [response, Buffer.alloc(5), query('a.b', 'A', { id: 2 })]);
-    expect(replies.map((r) => r.readUInt16BE(0))).toEqual([2]);
-    expect(server.stats()).toMatchObject({ responsesDropped: 1, malformed: 1, udpQueries: 3, replies: 1 });
-  });
+    it('uses the transport it was asked for', async () => {
+      const { server } = await start();
+      expect(server.transport).toBe(transport);
+    });
 
-  it('rate-limits one source and counts what it dropped', async () => {
-    const { server, port } = await start({ rateLimit: { queriesPerSecond: 1, burst: 5 } });
-    const replies = await udpExchange(
-      port,
-      Array.from({ length: 20 }, (_, i) => query('a.b', 'A', { id: i })),
-    );
-    expect(replies).toHaveLength(5);
-    expect(server.stats()).toMatchObject({ rateLimited: 15, sourcesTracked: 1 });
-  });
+    it('listen() resolves with the port it bound when asked for port 0', async () => {
+      const { port, address } = await start();
+      expect(address).toBe('127.0.0.1');
+      expect(port).toBeGreaterThan(0);
+      const [reply] = await udpExchange(port, [query('a.b', 'A', { id: 9 })]);
+      expect(answerOf(reply!)).toEqual([9, ['192.168.2.1']]);
+    });
 
-  it('serves IPv6 loopback too', async () => {
-    const { port } = await start({ address: '::1' });
+    it('drops packets with QR=1 (no reply, counted), and answers the next query', async () => {
+      const { server, port } = await start();
+      const response = Buffer.from(query('a.b', 'A', { id: 1 }));
+      response[2]! |= 0x80;
+      const replies = await udpExchange(port, [response, Buffer.alloc(5), query('a.b', 'A', { id: 2 })]);
+      expect(replies.map((r) => r.readUInt16BE(0))).toEqual([2]);
+      expect(server.stats()).toMatchObject({ responsesDropped: 1, malformed: 1, udpQueries: 3, replies: 1 });
+    });
+
+    it('rate-limits one source and counts what it dropped', async () => {
+      const { server, port } = await start({ rateLimit: { queriesPerSecond: 1, burst: 5 } });
+      const replies = await udpExchange(
+        port,
+        Array.from({ length: 20 }, (_, i) => query('a.b', 'A', { id: i })),
+      );
+      expect(replies).toHaveLength(5);
+      expect(server.stats()).toMatchObject({ rateLimited: 15, sourcesTracked: 1 });
+    });
+
+    it('answers a burst of 120 queries from three sources, each to its own source port', async () => {
+      const { server, port } = await start({ rateLimit: false });
+      const batches = await Promise.all(
+        [0, 1, 2].map((k) =>
+          udpExchange(
+            port,
+            Array.from({ length: 40 }, (_, i) => query(`burst${k}.test`, 'A', { id: k * 1000 + i })),
+          ),
+        ),
+      );
+      for (const [k, replies] of batches.entries()) {
+        expect(replies.map((r) => r.readUInt16BE(0)).sort((a, b) => a - b)).toEqual(
+          Array.from({ length: 40 }, (_, i) => k * 1000 + i),
+        );
+      }
+      expect(server.stats()).toMatchObject({
+        udpQueries: 120,
+        replies: 120,
+        socketErrors: 0,
+        handlerErrors: 0,
+      });
+    });
+  });
+}
+
+const startDefault = (extra: Partial<CaptiveDnsOptions> = {}) => startWith(extra);
+
+describe('UDP over IPv6', () => {
+  it('serves IPv6 loopback too (with node:dgram: the batch transport is IPv4 only)', async () => {
+    const { server, port } = await startDefault({ address: '::1' });
+    expect(server.transport).toBe('dgram');
     const sock = dgram.createSocket('udp6');
     const reply = await new Promise<Buffer>((resolve) => {
       sock.once('message', resolve);
@@ -63,6 +106,7 @@ describe('UDP', () => {
 });
 
 describe('TCP', () => {
+  const start = startDefault;
   it('answers pipelined queries sent in one write, in order', async () => {
     const { port } = await start();
     const c = await tcpClient(port);
@@ -142,44 +186,126 @@ describe('TCP', () => {
   });
 });
 
-describe('lifecycle', () => {
-  it('a port already in use is CAPTIVE_DNS_LISTEN; listen twice is CAPTIVE_DNS_STATE', async () => {
-    const { server, port } = await start();
-    await expect(server.listen()).rejects.toMatchObject({ code: 'CAPTIVE_DNS_STATE' });
-    const second = createCaptiveDns({ answer: '192.168.2.1', port });
-    running.push(second);
-    await expect(second.listen()).rejects.toMatchObject({ code: 'CAPTIVE_DNS_LISTEN' });
-    // Once the port is free, the same server can try again.
-    await server.close();
-    expect(await second.listen()).toEqual({ address: '127.0.0.1', port });
-    const [reply] = await udpExchange(port, [query('retry.test', 'A', { id: 3 })]);
-    expect(answerOf(reply!)).toEqual([3, ['192.168.2.1']]);
-  });
+for (const transport of TRANSPORTS) {
+  transportDescribe(transport, 'lifecycle', () => {
+    const start = (extra: Partial<CaptiveDnsOptions> = {}) => startWith({ transport, ...extra });
 
-  it('logs where it listens, and nothing per query', async () => {
-    const lines: [string, string, Record<string, unknown> | undefined][] = [];
-    const logger = {
-      info: (m: string, d?: Record<string, unknown>) => lines.push(['info', m, d]),
-      warn: (m: string, d?: Record<string, unknown>) => lines.push(['warn', m, d]),
-      error: (m: string, d?: Record<string, unknown>) => lines.push(['error', m, d]),
-    };
-    const { port } = await start({ logger });
-    await udpExchange(port, [query('quiet.test'), Buffer.alloc(3)]);
-    expect(lines).toEqual([['info', 'captive-dns: listening', { address: '127.0.0.1', port, tcp: true }]]);
-  });
-
-  it('close() stops answering and can be called twice', async () => {
-    const { server, port } = await start();
-    await server.close();
-    await server.close();
-    expect(await udpExchange(port, [query('gone.test')], 200)).toEqual([]);
-  });
-
-  it('an unconfigured address is CAPTIVE_DNS_LISTEN with the reason', async () => {
-    const s = createCaptiveDns({ answer: '192.168.2.1', address: '192.0.2.77', port: 0 });
-    await expect(s.listen()).rejects.toMatchObject({
-      code: 'CAPTIVE_DNS_LISTEN',
-      message: expect.stringContaining('EADDRNOTAVAIL'),
+    it('a port already in use is CAPTIVE_DNS_LISTEN; listen twice is CAPTIVE_DNS_STATE', async () => {
+      const { server, port } = await start();
+      await expect(server.listen()).rejects.toMatchObject({ code: 'CAPTIVE_DNS_STATE' });
+      const second = createCaptiveDns({ answer: '192.168.2.1', port, transport });
+      running.push(second);
+      await expect(second.listen()).rejects.toMatchObject({ code: 'CAPTIVE_DNS_LISTEN' });
+      // Once the port is free, the same server can try again.
+      await server.close();
+      expect(await second.listen()).toEqual({ address: '127.0.0.1', port });
+      const [reply] = await udpExchange(port, [query('retry.test', 'A', { id: 3 })]);
+      expect(answerOf(reply!)).toEqual([3, ['192.168.2.1']]);
     });
+
+    it('logs where it listens, and nothing per query', async () => {
+      const lines: [string, string, Record<string, unknown> | undefined][] = [];
+      const logger = {
+        info: (m: string, d?: Record<string, unknown>) => lines.push(['info', m, d]),
+        warn: (m: string, d?: Record<string, unknown>) => lines.push(['warn', m, d]),
+        error: (m: string, d?: Record<string, unknown>) => lines.push(['error', m, d]),
+      };
+      const { port } = await start({ logger });
+      await udpExchange(port, [query('quiet.test'), Buffer.alloc(3)]);
+      expect(lines).toEqual([
+        ['info', 'captive-dns: listening', { address: '127.0.0.1', port, tcp: true, transport }],
+      ]);
+    });
+
+    it('close() stops answering and can be called twice', async () => {
+      const { server, port } = await start();
+      await server.close();
+      await server.close();
+      expect(await udpExchange(port, [query('gone.test')], 200)).toEqual([]);
+    });
+
+    it('an unconfigured address is CAPTIVE_DNS_LISTEN with the reason', async () => {
+      const s = createCaptiveDns({ answer: '192.168.2.1', address: '192.0.2.77', port: 0, transport });
+      await expect(s.listen()).rejects.toMatchObject({
+        code: 'CAPTIVE_DNS_LISTEN',
+        message: expect.stringContaining('EADDRNOTAVAIL'),
+      });
+    });
+  });
+}
+
+describe('the transport option', () => {
+  it("'auto' is the native batch transport on IPv4 when the addon is built, node:dgram on IPv6", () => {
+    const { available } = nativeUdpTransport();
+    expect(createCaptiveDns({ answer: '192.168.2.1', port: 0 }).transport).toBe(
+      available ? 'batch' : 'dgram',
+    );
+    expect(createCaptiveDns({ answer: '192.168.2.1', port: 0, address: '::1' }).transport).toBe('dgram');
+    expect(createCaptiveDns({ answer: '192.168.2.1', port: 0, transport: 'dgram' }).transport).toBe('dgram');
+  });
+
+  it.each([
+    ['an unknown transport', { transport: 'uring' }],
+    ["'batch' on an IPv6 address", { transport: 'batch', address: '::1' }],
+  ])('refuses %s with CAPTIVE_DNS_OPTIONS', (_, extra) => {
+    expect(() => createCaptiveDns({ answer: '192.168.2.1', ...(extra as object) })).toThrow(
+      expect.objectContaining({ code: 'CAPTIVE_DNS_OPTIONS' }),
+    );
+  });
+});
+
+transportDescribe('batch', 'the native transport', () => {
+  const start = (extra: Partial<CaptiveDnsOptions> = {}) => startWith({ transport: 'batch', ...extra });
+  const openFds = () => fs.readdirSync('/proc/self/fd').length;
+
+  it('runs several servers in one process, each with its own socket, buffers and counters', async () => {
+    const a = await start();
+    const b = await start();
+    const c = await startWith({ transport: 'dgram' });
+    const [ra, rb, rc] = await Promise.all([
+      udpExchange(a.port, [query('a.test', 'A', { id: 1 }), query('a.test', 'A', { id: 2 })]),
+      udpExchange(b.port, [query('b.test', 'A', { id: 3 })]),
+      udpExchange(c.port, [query('c.test', 'A', { id: 4 })]),
+    ]);
+    expect([ra, rb, rc].map((rs) => rs.map((r) => r.readUInt16BE(0)).sort())).toEqual([[1, 2], [3], [4]]);
+    expect([a, b, c].map((x) => x.server.stats().udpQueries)).toEqual([2, 1, 1]);
+    // Closing one leaves the other answering.
+    await a.server.close();
+    expect(await udpExchange(a.port, [query('a.test')], 150)).toEqual([]);
+    const [reply] = await udpExchange(b.port, [query('b.test', 'A', { id: 5 })]);
+    expect(answerOf(reply!)).toEqual([5, ['192.168.2.1']]);
+  });
+
+  it('close() releases the socket: 20 servers opened and closed leave no descriptor behind', async () => {
+    // Warm up what the first server allocates once per process (the addon, libuv's internals).
+    await (await start()).server.close();
+    const before = openFds();
+    for (let i = 0; i < 20; i++) {
+      const { server, port } = await start({ tcp: false });
+      await server.close();
+      // The port is free again: a plain socket can bind it.
+      const probe = dgram.createSocket('udp4');
+      await new Promise<void>((resolve, reject) => {
+        probe.once('error', reject);
+        probe.bind(port, '127.0.0.1', () => resolve());
+      });
+      await new Promise<void>((resolve) => probe.close(() => resolve()));
+    }
+    expect(openFds()).toBe(before);
+  });
+
+  it('a datagram larger than a slot (MSG_TRUNC) is counted as malformed, and the next query answered', async () => {
+    const { server, port } = await start();
+    const big = Buffer.concat([query('big.test', 'A', { id: 7 }), Buffer.alloc(5000)]);
+    const replies = await udpExchange(port, [big, query('after.big', 'A', { id: 8 })]);
+    expect(replies.map(answerOf)).toEqual([[8, ['192.168.2.1']]]);
+    expect(server.stats()).toMatchObject({ udpQueries: 2, malformed: 1, replies: 1, handlerErrors: 0 });
+  });
+
+  it('keys the rate limit on the source address, as node:dgram does', async () => {
+    const { server, port } = await start({ rateLimit: { queriesPerSecond: 1, burst: 2 } });
+    await udpExchange(port, [query('x.test'), query('x.test'), query('x.test')]);
+    await udpExchange(port, [query('y.test')]); // another port, the same address: same bucket
+    expect(server.stats()).toMatchObject({ rateLimited: 2, sourcesTracked: 1 });
   });
 });

@@ -1,0 +1,342 @@
+// The batch UDP transport of @waved/captive-dns (IPv4): reads up to BATCH datagrams with one
+// recvmmsg(2), calls JavaScript once for the whole batch, and sends the replies with one sendmmsg(2).
+// Every socket is its own `Transport` (no static state), so a process may run several servers.
+//
+// Shared with JavaScript, per transport: `in` (BATCH slots of SLOT bytes: the queries), `out` (BATCH
+// slots of SLOT bytes: the replies), and `meta` (int32). For slot i: meta[4i] query length (-1 when
+// the datagram did not fit the slot), meta[4i+1] source IPv4 (host order), meta[4i+2] source port,
+// meta[4i+3] reply length written by JavaScript (0: no reply). After the slots, counters the
+// JavaScript side reads in stats(): send errors, receive errors, exceptions out of the callback, and
+// the errno of the last send or receive error.
+#define _GNU_SOURCE
+#define NAPI_VERSION 8
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <node_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <uv.h>
+
+#define BATCH 64
+#define SLOT 4096
+#define TURNS 8 /* at most TURNS * BATCH datagrams per wake-up, then the event loop runs */
+#define META_SLOTS (BATCH * 4)
+#define META_SEND_ERRORS (META_SLOTS + 0)
+#define META_RECV_ERRORS (META_SLOTS + 1)
+#define META_CALLBACK_ERRORS (META_SLOTS + 2)
+#define META_LAST_ERRNO (META_SLOTS + 3)
+#define META_LENGTH (META_SLOTS + 4)
+
+typedef struct {
+  int fd;
+  int polling;       // uv_poll_start succeeded and close() has not run
+  int handle_open;   // uv_poll_init succeeded and its close callback has not run yet
+  int js_alive;      // the wrapping JavaScript object has not been finalized
+  int closed;
+  napi_env env;
+  napi_ref callback;
+  napi_ref buffers[3];
+  napi_async_context async;
+  uv_poll_t poll;
+  unsigned char *in;
+  unsigned char *out;
+  int32_t *meta;
+  struct mmsghdr rmsgs[BATCH];
+  struct mmsghdr smsgs[BATCH];
+  struct iovec riov[BATCH];
+  struct iovec siov[BATCH];
+  struct sockaddr_in sources[BATCH];
+} Transport;
+
+static void maybe_free(Transport *t) {
+  if (!t->js_alive && !t->handle_open) free(t);
+}
+
+static void on_poll_closed(uv_handle_t *handle) {
+  Transport *t = (Transport *)handle->data;
+  t->handle_open = 0;
+  maybe_free(t);
+}
+
+static void env_cleanup(void *arg);
+
+// Stops polling and closes the socket. `with_js`: the environment can still take napi calls.
+static void shut(Transport *t, int with_js) {
+  if (t->closed) return;
+  t->closed = 1;
+  if (t->polling) {
+    uv_poll_stop(&t->poll);
+    t->polling = 0;
+  }
+  if (t->fd >= 0) {
+    close(t->fd);
+    t->fd = -1;
+  }
+  if (t->handle_open && !uv_is_closing((uv_handle_t *)&t->poll)) uv_close((uv_handle_t *)&t->poll, on_poll_closed);
+  if (with_js) {
+    napi_remove_env_cleanup_hook(t->env, env_cleanup, t);
+    if (t->callback) napi_delete_reference(t->env, t->callback);
+    for (int i = 0; i < 3; i++)
+      if (t->buffers[i]) napi_delete_reference(t->env, t->buffers[i]);
+    if (t->async) napi_async_destroy(t->env, t->async);
+  }
+  t->callback = NULL;
+  t->async = NULL;
+  for (int i = 0; i < 3; i++) t->buffers[i] = NULL;
+}
+
+static void env_cleanup(void *arg) {
+  Transport *t = (Transport *)arg;
+  shut(t, 0);  // the environment is going away: release the socket, leave the references
+}
+
+static void count_error(Transport *t, int slot, int error) {
+  t->meta[slot]++;
+  t->meta[META_LAST_ERRNO] = error;
+}
+
+static void send_replies(Transport *t, int n) {
+  int m = 0;
+  for (int i = 0; i < n; i++) {
+    int32_t length = t->meta[i * 4 + 3];
+    if (length <= 0 || length > SLOT || t->meta[i * 4 + 2] == 0) continue;
+    t->siov[m].iov_base = t->out + (size_t)i * SLOT;
+    t->siov[m].iov_len = (size_t)length;
+    memset(&t->smsgs[m].msg_hdr, 0, sizeof(struct msghdr));
+    t->smsgs[m].msg_hdr.msg_iov = &t->siov[m];
+    t->smsgs[m].msg_hdr.msg_iovlen = 1;
+    t->smsgs[m].msg_hdr.msg_name = &t->sources[i];
+    t->smsgs[m].msg_hdr.msg_namelen = sizeof(struct sockaddr_in);
+    m++;
+  }
+  for (int sent = 0; sent < m;) {
+    int k = sendmmsg(t->fd, t->smsgs + sent, (unsigned)(m - sent), MSG_DONTWAIT);
+    if (k > 0) {
+      sent += k;
+    } else if (k < 0 && errno == EINTR) {
+      continue;
+    } else if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS)) {
+      // The send queue is full: these replies are dropped, as a full queue drops them, and counted.
+      for (; sent < m; sent++) count_error(t, META_SEND_ERRORS, errno);
+    } else {
+      // The first remaining message failed (say, no route to its source): count it, go on.
+      count_error(t, META_SEND_ERRORS, k < 0 ? errno : EIO);
+      sent++;
+    }
+  }
+}
+
+static void on_readable(uv_poll_t *handle, int status, int events) {
+  (void)events;
+  Transport *t = (Transport *)handle->data;
+  if (t->closed) return;
+  if (status < 0) {
+    count_error(t, META_RECV_ERRORS, -status);
+    return;
+  }
+  for (int turn = 0; turn < TURNS && !t->closed; turn++) {
+    for (int i = 0; i < BATCH; i++) {
+      t->riov[i].iov_base = t->in + (size_t)i * SLOT;
+      t->riov[i].iov_len = SLOT;
+      memset(&t->rmsgs[i].msg_hdr, 0, sizeof(struct msghdr));
+      t->rmsgs[i].msg_hdr.msg_iov = &t->riov[i];
+      t->rmsgs[i].msg_hdr.msg_iovlen = 1;
+      t->rmsgs[i].msg_hdr.msg_name = &t->sources[i];
+      t->rmsgs[i].msg_hdr.msg_namelen = sizeof(struct sockaddr_in);
+    }
+    int n = recvmmsg(t->fd, t->rmsgs, BATCH, MSG_DONTWAIT, NULL);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) count_error(t, META_RECV_ERRORS, errno);
+      return;
+    }
+    if (n == 0) return;
+    for (int i = 0; i < n; i++) {
+      struct msghdr *h = &t->rmsgs[i].msg_hdr;
+      // A source that is not IPv4 cannot happen on an AF_INET socket; it would read as port 0.
+      int sourced = h->msg_namelen >= sizeof(struct sockaddr_in) && t->sources[i].sin_family == AF_INET;
+      t->meta[i * 4] = (h->msg_flags & MSG_TRUNC) == 0 ? (int32_t)t->rmsgs[i].msg_len : -1;
+      t->meta[i * 4 + 1] = sourced ? (int32_t)ntohl(t->sources[i].sin_addr.s_addr) : 0;
+      t->meta[i * 4 + 2] = sourced ? ntohs(t->sources[i].sin_port) : 0;
+      t->meta[i * 4 + 3] = 0;
+    }
+    napi_env env = t->env;
+    napi_handle_scope scope;
+    if (napi_open_handle_scope(env, &scope) != napi_ok) return;
+    napi_value callback, recv, argv[1], result;
+    napi_status called = napi_generic_failure;
+    if (napi_get_reference_value(env, t->callback, &callback) == napi_ok && callback != NULL &&
+        napi_get_global(env, &recv) == napi_ok && napi_create_int32(env, n, &argv[0]) == napi_ok) {
+      called = napi_make_callback(env, t->async, recv, callback, 1, argv, &result);
+    }
+    if (called != napi_ok) {
+      bool pending = false;
+      napi_is_exception_pending(env, &pending);
+      if (pending) {
+        napi_value ignored;
+        napi_get_and_clear_last_exception(env, &ignored);  // the batch is dropped, never thrown
+      }
+      t->meta[META_CALLBACK_ERRORS]++;
+    }
+    napi_close_handle_scope(env, scope);
+    if (called != napi_ok || t->closed) return;  // the callback may have closed the transport
+    send_replies(t, n);
+    if (n < BATCH) return;
+  }
+}
+
+static napi_value throw_errno(napi_env env, const char *syscall, int error, const char *address, int port) {
+  int uv_error = uv_translate_sys_error(error);
+  char message[256];
+  snprintf(message, sizeof message, "%s %s %s:%d", syscall, uv_err_name(uv_error), address, port);
+  napi_throw_error(env, uv_err_name(uv_error), message);
+  return NULL;
+}
+
+static void finalize(napi_env env, void *data, void *hint) {
+  (void)hint;
+  Transport *t = (Transport *)data;
+  shut(t, env != NULL);
+  t->js_alive = 0;
+  maybe_free(t);
+}
+
+static napi_status add_buffer(napi_env env, Transport *t, napi_value object, const char *name, size_t size,
+                              void **data, int index) {
+  napi_value buffer;
+  napi_status st = napi_create_buffer(env, size, data, &buffer);
+  if (st != napi_ok) return st;
+  memset(*data, 0, size);
+  st = napi_create_reference(env, buffer, 1, &t->buffers[index]);
+  if (st != napi_ok) return st;
+  return napi_set_named_property(env, object, name, buffer);
+}
+
+// open(address: string, port: number, onBatch: (n: number) => void)
+//   -> { port, inBytes, outBytes, meta, batch, slot }; throws an Error with an errno code on failure.
+static napi_value open_(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
+  char address[64];
+  size_t address_length = 0;
+  int32_t port = -1;
+  napi_valuetype callback_type = napi_undefined;
+  if (argc < 3 || napi_get_value_string_utf8(env, argv[0], address, sizeof address, &address_length) != napi_ok ||
+      napi_get_value_int32(env, argv[1], &port) != napi_ok || port < 0 || port > 65535 ||
+      napi_typeof(env, argv[2], &callback_type) != napi_ok || callback_type != napi_function) {
+    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "open(address: string, port: number, onBatch: function)");
+    return NULL;
+  }
+  struct sockaddr_in bind_to;
+  memset(&bind_to, 0, sizeof bind_to);
+  bind_to.sin_family = AF_INET;
+  bind_to.sin_port = htons((uint16_t)port);
+  if (inet_pton(AF_INET, address, &bind_to.sin_addr) != 1) {
+    napi_throw_type_error(env, "ERR_INVALID_ARG_VALUE", "address must be an IPv4 literal");
+    return NULL;
+  }
+
+  Transport *t = (Transport *)calloc(1, sizeof(Transport));
+  if (t == NULL) {
+    napi_throw_error(env, "ENOMEM", "cannot allocate the UDP transport");
+    return NULL;
+  }
+  t->fd = -1;
+  t->env = env;
+  t->js_alive = 1;
+  t->poll.data = t;
+
+  t->fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (t->fd < 0) {
+    int error = errno;
+    free(t);
+    return throw_errno(env, "socket", error, address, port);
+  }
+  struct sockaddr_in bound = bind_to;
+  socklen_t bound_length = sizeof bound;
+  if (bind(t->fd, (struct sockaddr *)&bind_to, sizeof bind_to) != 0 ||
+      getsockname(t->fd, (struct sockaddr *)&bound, &bound_length) != 0) {
+    int error = errno;
+    close(t->fd);
+    free(t);
+    return throw_errno(env, "bind", error, address, port);
+  }
+
+  napi_value object, resource_name, bound_port, batch, slot;
+  uv_loop_t *loop = NULL;
+  void *in = NULL, *out = NULL, *meta = NULL;
+  if (napi_create_object(env, &object) != napi_ok ||
+      add_buffer(env, t, object, "inBytes", (size_t)BATCH * SLOT, &in, 0) != napi_ok ||
+      add_buffer(env, t, object, "outBytes", (size_t)BATCH * SLOT, &out, 1) != napi_ok ||
+      add_buffer(env, t, object, "meta", META_LENGTH * sizeof(int32_t), &meta, 2) != napi_ok ||
+      napi_create_reference(env, argv[2], 1, &t->callback) != napi_ok ||
+      napi_create_string_utf8(env, "captive-dns:udp-batch", NAPI_AUTO_LENGTH, &resource_name) != napi_ok ||
+      napi_async_init(env, NULL, resource_name, &t->async) != napi_ok ||
+      napi_get_uv_event_loop(env, &loop) != napi_ok) {
+    shut(t, 1);
+    free(t);
+    bool pending = false;
+    napi_is_exception_pending(env, &pending);
+    if (!pending) napi_throw_error(env, "ENOMEM", "cannot set up the UDP transport");
+    return NULL;
+  }
+  t->in = (unsigned char *)in;
+  t->out = (unsigned char *)out;
+  t->meta = (int32_t *)meta;
+
+  int rc = uv_poll_init_socket(loop, &t->poll, t->fd);
+  if (rc == 0) {
+    t->handle_open = 1;
+    rc = uv_poll_start(&t->poll, UV_READABLE, on_readable);
+  }
+  if (rc != 0) {
+    shut(t, 1);
+    t->js_alive = 0;
+    maybe_free(t);  // freed now, or by on_poll_closed
+    napi_throw_error(env, uv_err_name(rc), uv_strerror(rc));
+    return NULL;
+  }
+  t->polling = 1;
+  napi_add_env_cleanup_hook(env, env_cleanup, t);
+
+  if (napi_create_int32(env, ntohs(bound.sin_port), &bound_port) != napi_ok ||
+      napi_set_named_property(env, object, "port", bound_port) != napi_ok ||
+      napi_create_int32(env, BATCH, &batch) != napi_ok || napi_set_named_property(env, object, "batch", batch) != napi_ok ||
+      napi_create_int32(env, SLOT, &slot) != napi_ok || napi_set_named_property(env, object, "slot", slot) != napi_ok ||
+      napi_wrap(env, object, t, finalize, NULL, NULL) != napi_ok) {
+    shut(t, 1);
+    t->js_alive = 0;
+    maybe_free(t);
+    return NULL;
+  }
+  return object;
+}
+
+// close(handle): stops polling and closes the socket; safe to call more than once.
+static napi_value close_(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  Transport *t = NULL;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
+      napi_unwrap(env, argv[0], (void **)&t) != napi_ok || t == NULL) {
+    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "close(handle) takes what open() returned");
+    return NULL;
+  }
+  shut(t, 1);
+  return NULL;
+}
+
+NAPI_MODULE_INIT() {
+  napi_value fn;
+  if (napi_create_function(env, "open", NAPI_AUTO_LENGTH, open_, NULL, &fn) != napi_ok ||
+      napi_set_named_property(env, exports, "open", fn) != napi_ok ||
+      napi_create_function(env, "close", NAPI_AUTO_LENGTH, close_, NULL, &fn) != napi_ok ||
+      napi_set_named_property(env, exports, "close", fn) != napi_ok)
+    return NULL;
+  return exports;
+}

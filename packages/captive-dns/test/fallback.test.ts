@@ -1,0 +1,36 @@
+// Without the native addon (not built at install, or unloadable here): 'auto' falls back to
+// node:dgram and still answers; 'batch' refuses with CAPTIVE_DNS_TRANSPORT and the reason.
+import { afterAll, expect, it, vi } from 'vitest';
+import { createCaptiveDns, nativeUdpTransport } from '../src/index.js';
+import { query, udpExchange } from './helpers.js';
+
+vi.mock('../src/native.js', () => ({
+  loadNativeUdp: () => ({ binding: null, reason: 'Cannot find module build/Release/captive_dns_udp.node' }),
+}));
+
+const server = createCaptiveDns({ answer: '192.168.2.1', port: 0 });
+afterAll(() => server.close());
+
+it('reports the native transport unavailable, with the reason', () => {
+  expect(nativeUdpTransport()).toEqual({
+    available: false,
+    reason: expect.stringContaining('captive_dns_udp.node'),
+  });
+});
+
+it("'auto' falls back to node:dgram and answers", async () => {
+  expect(server.transport).toBe('dgram');
+  const { port } = await server.listen();
+  const [reply] = await udpExchange(port, [query('fallback.test', 'A', { id: 42 })]);
+  expect(reply!.readUInt16BE(0)).toBe(42);
+  expect(server.stats()).toMatchObject({ udpQueries: 1, replies: 1 });
+});
+
+it("'batch' is CAPTIVE_DNS_TRANSPORT, naming the reason", () => {
+  expect(() => createCaptiveDns({ answer: '192.168.2.1', transport: 'batch' })).toThrow(
+    expect.objectContaining({
+      code: 'CAPTIVE_DNS_TRANSPORT',
+      message: expect.stringContaining('captive_dns_udp.node'),
+    }),
+  );
+});
