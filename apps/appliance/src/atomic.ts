@@ -26,6 +26,11 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, m
     await fs.rm(tmp, { force: true });
     throw error;
   }
+  await syncDir(dir);
+}
+
+/** Fsyncs a directory, so that a file created or renamed in it survives a power cut. */
+export async function syncDir(dir: string): Promise<void> {
   const d = await fs.open(dir, 'r');
   try {
     await d.sync();

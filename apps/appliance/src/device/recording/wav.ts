@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { syncDir } from '../../atomic.js';
 import { DeviceError } from '../errors.js';
 
 /** RIFF/WAVE with a canonical 44-byte PCM header. */
@@ -70,15 +71,6 @@ export function decodeWavHeader(bytes: Uint8Array): {
 function msOf(format: WavFormat, dataBytes: number): number {
   const perSecond = format.sampleRate * format.channels * (format.bitsPerSample / 8);
   return Math.floor((dataBytes * 1000) / perSecond);
-}
-
-async function syncDir(dir: string): Promise<void> {
-  const d = await fs.open(dir, 'r');
-  try {
-    await d.sync();
-  } finally {
-    await d.close();
-  }
 }
 
 /**
