@@ -38,7 +38,8 @@ export function loadNativeUdp(): { binding: NativeUdpBinding | null; reason: str
       }
       loaded = { binding, reason: '' };
     } catch (error) {
-      loaded = { binding: null, reason: error instanceof Error ? error.message : String(error) };
+      const message = error instanceof Error ? error.message : String(error);
+      loaded = { binding: null, reason: message.split('\n')[0]! }; // without the require stack
     }
   }
   return loaded;

@@ -315,6 +315,7 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
     let output: Buffer = EMPTY;
     let slot = 0;
     let errorsSeen = 0;
+    let lastSocketErrorLog = Number.NEGATIVE_INFINITY;
     // Sources usually come in runs: keep the string of the last one.
     let lastIp = 0;
     let lastAddress = '0.0.0.0';
@@ -356,14 +357,18 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
       const errors = meta[counters]! + meta[counters + 1]!;
       if (errors !== errorsSeen) {
         errorsSeen = errors;
-        const t = now();
-        if (t - lastErrorLog >= ERROR_LOG_INTERVAL_MS) {
-          lastErrorLog = t;
-          const errno = meta[counters + 3]!;
-          log.warn?.('captive-dns: udp socket error', {
-            error: errno > 0 ? getSystemErrorName(-errno) : 'unknown',
-            total: errors,
-          });
+        try {
+          const t = now();
+          if (t - lastSocketErrorLog >= ERROR_LOG_INTERVAL_MS) {
+            lastSocketErrorLog = t;
+            const errno = meta[counters + 3]!;
+            log.warn?.('captive-dns: udp socket error', {
+              error: errno > 0 ? getSystemErrorName(-errno) : 'unknown',
+              total: errors,
+            });
+          }
+        } catch {
+          s.handlerErrors++; // a throwing clock or logger: counted, never thrown into the addon
         }
       }
     };
