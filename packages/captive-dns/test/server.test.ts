@@ -212,7 +212,11 @@ for (const transport of TRANSPORTS) {
       await expect(server.listen()).rejects.toMatchObject({ code: 'CAPTIVE_DNS_STATE' });
       const second = createCaptiveDns({ answer: '192.168.2.1', port, transport });
       running.push(second);
-      await expect(second.listen()).rejects.toMatchObject({ code: 'CAPTIVE_DNS_LISTEN' });
+      await expect(second.listen()).rejects.toMatchObject({
+        code: 'CAPTIVE_DNS_LISTEN',
+        message: expect.stringContaining('EADDRINUSE'),
+        cause: expect.objectContaining({ code: 'EADDRINUSE' }),
+      });
       // Once the port is free, the same server can try again.
       await server.close();
       expect(await second.listen()).toEqual({ address: '127.0.0.1', port });
