@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,7 +41,8 @@ waved sim:
   --no-auto-setup         do not open Set up Wi-Fi at start
   --no-cloud              no reference cloud server (and so no device application)
   --no-device             do not start the device application (cloud session, OTA, recording, Bluetooth)
-  --device-demo           once connected, walk through a recording, transcription and a phone call
+  --no-device-demo        do not walk through a recording, transcription and a phone call after the
+                          first connect (the walk-through runs by default, once)
   --ntp <host:port>       SNTP server to query after connect (default: none; the clock is never set)
   Simulated networks: Home (passphrase "correct horse"), Office (office-pass), Cafe (open),
   Neighbour (n3ighbour-pass, weak), NoDHCP (password1; joins, no address), Attic (attic-pass, hidden).
@@ -130,7 +132,9 @@ function parse(argv: string[]) {
       'setup-on-start': { type: 'boolean' },
       'no-device': { type: 'boolean' },
       'data-dir': { type: 'string' },
+      // The walk-through is the default; --device-demo is still accepted.
       'device-demo': { type: 'boolean' },
+      'no-device-demo': { type: 'boolean' },
       'association-timeout': { type: 'string' },
       'scan-wait': { type: 'string' },
     },
@@ -271,7 +275,10 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
   const term = createTerminal(common.screen);
   const log = createLogger({ level: common.logLevel, write: (l) => term.log(l) });
   const { logger } = log;
-  const port = int(values.port, 'port', 8080);
+  // Port 0 means "any free port": pick one now, so the URL printed at start is the one the portal
+  // (which listens anew each setup session) will really use.
+  const asked = int(values.port, 'port', 8080);
+  const port = asked === 0 ? await pickFreePort() : asked;
   const simDir = values['data-dir'] ?? path.join(os.tmpdir(), 'waved-sim');
   fs.mkdirSync(simDir, { recursive: true, mode: 0o700 });
   const settingsPath = values.config ?? path.join(simDir, 'config.toml');
@@ -347,7 +354,7 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
       device = null;
     }
   }
-  if (device && values['device-demo']) {
+  if (device && !values['no-device-demo']) {
     const off = bus.on('WifiConnected', () => {
       off();
       void device?.demo().catch((error) => logger.warn('device demo failed:', (error as Error).message));
@@ -573,3 +580,16 @@ export function runMain(argv: string[]): void {
 
 const invokedDirectly = process.argv[1] !== undefined && /cli\.(js|ts)$/.test(process.argv[1]);
 if (invokedDirectly) runMain(process.argv.slice(2));
+
+/** A free TCP port on loopback (bind to 0, read it, release it). */
+function pickFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
