@@ -13,7 +13,8 @@ if (!fs.existsSync(cli)) {
   console.log('the provisioning portal on http://127.0.0.1:8080 and the device screen in this terminal.');
   process.exit(0);
 }
-const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], {
+const turbo = path.join(root, 'node_modules/.bin/turbo');
+const build = spawnSync(turbo, ['run', 'build', '--output-logs=errors-only'], {
   cwd: root,
   stdio: 'inherit',
 });

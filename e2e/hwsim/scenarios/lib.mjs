@@ -1,6 +1,6 @@
 // Helpers for scenarios that run inside the hwsim guest (Node 24, busybox, iproute2, iw, hostapd,
 // wpa_supplicant). Every step is timed and printed, so the guest log tells what happened and when.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 
 const t0 = performance.now();
@@ -18,15 +18,6 @@ export function run(file, args, { ns, allowFail = false, timeoutMs = 20_000 } = 
       else resolve({ stdout, stderr, code });
     });
   });
-}
-
-export function startDaemon(file, args, { ns } = {}) {
-  const argv = ns ? ['ip', ['netns', 'exec', ns, file, ...args]] : [file, args];
-  const child = spawn(argv[0], argv[1], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  return { child, output: () => out, stop: () => child.kill('SIGTERM') };
 }
 
 export async function waitFor(what, check, { timeoutMs = 30_000, intervalMs = 200 } = {}) {
