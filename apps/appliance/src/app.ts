@@ -1,12 +1,15 @@
-import type { ProvisioningState, StateBus } from './bus.js';
-import type { Logger } from './log/logger.js';
-import type { SecretRegistry } from './log/redact.js';
-import { createPortal } from './portal/index.js';
-import { createProvisioningController, type ProvisioningController } from './provisioning/controller.js';
-import type { Radio, Station } from './radio/types.js';
-import { createSettingsStore, type Settings, type SettingsStore } from './settings/index.js';
-import { createSntpClient } from './sntp/client.js';
-import { createWifiService, type WifiService } from './wifi/service.js';
+import type { ProvisioningState, StateBus } from './core/bus.js';
+import type { Logger } from './core/log/logger.js';
+import type { SecretRegistry } from './core/log/redact.js';
+import type { Radio, Station } from './core/ports/radio.js';
+import { createPortal } from './domain/portal/index.js';
+import {
+  createProvisioningController,
+  type ProvisioningController,
+} from './domain/provisioning/controller.js';
+import { createSettingsStore, type Settings, type SettingsStore } from './domain/settings/index.js';
+import { createSntpClient } from './domain/sntp/client.js';
+import { createWifiService, type WifiService } from './domain/wifi/service.js';
 
 export interface ApplianceOptions {
   bus: StateBus;

@@ -7,19 +7,24 @@ import { parseArgs } from 'node:util';
 import { createCaptiveDns } from '@waved/captive-dns';
 import { createDhcpServer } from '@waved/dhcp-server';
 import { toNodeHandler } from 'h3';
+import { createSystemRadio } from './adapters/system/radio.js';
+import { runCommand } from './adapters/system/runner.js';
+import { createWpaStation } from './adapters/system/wpa-station.js';
 import { type Appliance, runWebhookSetupTest, startAppliance } from './app.js';
-import { type ProvisioningState, StateBus } from './bus.js';
-import type { SimDevice } from './device/index.js';
-import { createLogger } from './log/logger.js';
-import { HOSTAPD_CONFIG_PATH } from './provisioning/ap.js';
-import { createSystemRadio } from './radio/system.js';
-import type { Radio, Station } from './radio/types.js';
-import { runCommand } from './runner.js';
-import { createScreenPage, createScreens, renderTerminal, type ScreenAction } from './screens/index.js';
-import { defaultSettings } from './settings/index.js';
+import { type ProvisioningState, StateBus } from './core/bus.js';
+import { createLogger } from './core/log/logger.js';
+import type { Radio, Station } from './core/ports/radio.js';
+import type { SimDevice } from './domain/device/index.js';
+import { HOSTAPD_CONFIG_PATH } from './domain/provisioning/ap.js';
+import {
+  createScreenPage,
+  createScreens,
+  renderTerminal,
+  type ScreenAction,
+} from './domain/screens/index.js';
+import { defaultSettings } from './domain/settings/index.js';
+import { createRunnerClock } from './domain/sntp/client.js';
 import { createSimRadio, type SimApServices, type SimNetwork } from './sim/radio.js';
-import { createRunnerClock } from './sntp/client.js';
-import { createWpaStation } from './wifi/wpa-station.js';
 
 export const HELP = `waved — Wi-Fi station manager and phone provisioning for the device
 
@@ -338,7 +343,7 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
   });
   if (!values['no-device'] && !values['no-cloud']) {
     try {
-      const { createSimDevice } = await import('./device/index.js');
+      const { createSimDevice } = await import('./domain/device/index.js');
       device = await createSimDevice({
         bus,
         settings: { current: () => (current ? current.current() : defaultSettings()) },

@@ -1,9 +1,26 @@
 // @waved/appliance: the device service (private; the public API of its building blocks)
 
+// Writing files that matter
+export { writeFileAtomic } from './adapters/system/atomic.js';
+// Wi-Fi
+export { createCtrlEventMonitor, parseCtrlEvent } from './adapters/system/ctrl-events.js';
+// Radio
+export { createSystemRadio, type SystemRadioOptions } from './adapters/system/radio.js';
+// Running programs
+export {
+  COMMAND_TIMEOUT_MS,
+  type CommandResult,
+  type CommandRunner,
+  runChecked,
+  runCommand,
+} from './adapters/system/runner.js';
+export {
+  createWpaStation,
+  toScannedNetworks,
+  type WpaStationOptions,
+} from './adapters/system/wpa-station.js';
 // Composition
 export { type Appliance, type ApplianceOptions, runWebhookSetupTest, startAppliance } from './app.js';
-// Writing files that matter
-export { writeFileAtomic } from './atomic.js';
 // State bus
 export {
   type BusEvents,
@@ -14,9 +31,9 @@ export {
   type ScannedNetwork,
   type SignalClass,
   StateBus,
-} from './bus.js';
+} from './core/bus.js';
 // Errors
-export { ApplianceError, type ApplianceErrorCode } from './errors.js';
+export { ApplianceError, type ApplianceErrorCode } from './core/errors.js';
 // Logging
 export {
   type ApplianceLogger,
@@ -26,8 +43,15 @@ export {
   createRedactingReporter,
   type Logger,
   silentLogger,
-} from './log/logger.js';
-export { createSecretRegistry, MASK, redactString, redactValue, type SecretRegistry } from './log/redact.js';
+} from './core/log/logger.js';
+export {
+  createSecretRegistry,
+  MASK,
+  redactString,
+  redactValue,
+  type SecretRegistry,
+} from './core/log/redact.js';
+export type { ProvisionRequest, Radio, Station, StationEvent, StationStatus } from './core/ports/radio.js';
 // Provisioning
 export {
   ADDRESS_TIMEOUT_MS,
@@ -42,7 +66,7 @@ export {
   formatWifiQr,
   HOSTAPD_CONFIG_PATH,
   PROV_TIMEOUT_MS,
-} from './provisioning/ap.js';
+} from './domain/provisioning/ap.js';
 export {
   type ControllerFiles,
   createProvisioningController,
@@ -51,25 +75,7 @@ export {
   type ProvisioningController,
   type ProvisioningControllerOptions,
   type Timers,
-} from './provisioning/controller.js';
-// Radio
-export { createSystemRadio, type SystemRadioOptions } from './radio/system.js';
-export type { ProvisionRequest, Radio, Station, StationEvent, StationStatus } from './radio/types.js';
-// Running programs
-export {
-  COMMAND_TIMEOUT_MS,
-  type CommandResult,
-  type CommandRunner,
-  runChecked,
-  runCommand,
-} from './runner.js';
-export {
-  createSimRadio,
-  type SimApServices,
-  type SimNetwork,
-  type SimRadio,
-  type SimRadioOptions,
-} from './sim/radio.js';
+} from './domain/provisioning/controller.js';
 // SNTP
 export {
   checkReply,
@@ -79,15 +85,19 @@ export {
   type SntpClient,
   type SntpClientOptions,
   type SntpResult,
-} from './sntp/client.js';
-export { ntpToUnixMs, unixMsToNtp } from './sntp/packet.js';
-// Wi-Fi
-export { createCtrlEventMonitor, parseCtrlEvent } from './wifi/ctrl-events.js';
+} from './domain/sntp/client.js';
+export { ntpToUnixMs, unixMsToNtp } from './domain/sntp/packet.js';
 export {
   createWifiService,
   POLL_INTERVAL_MS,
   type WifiService,
   type WifiServiceOptions,
-} from './wifi/service.js';
-export { classifySignal } from './wifi/signal.js';
-export { createWpaStation, toScannedNetworks, type WpaStationOptions } from './wifi/wpa-station.js';
+} from './domain/wifi/service.js';
+export { classifySignal } from './domain/wifi/signal.js';
+export {
+  createSimRadio,
+  type SimApServices,
+  type SimNetwork,
+  type SimRadio,
+  type SimRadioOptions,
+} from './sim/radio.js';

@@ -2,12 +2,12 @@
 // Runs inside the guest's `device` namespace: the appliance runs in this process on the device
 // radio; the phone and the home router are driven in their namespaces through `ip netns exec`.
 import fs from 'node:fs';
+import { createSystemRadio } from '../../../apps/appliance/src/adapters/system/radio.ts';
+import { createWpaStation } from '../../../apps/appliance/src/adapters/system/wpa-station.ts';
 import { startAppliance } from '../../../apps/appliance/src/app.ts';
-import { StateBus } from '../../../apps/appliance/src/bus.ts';
-import { createLogger } from '../../../apps/appliance/src/log/logger.ts';
-import { createSystemRadio } from '../../../apps/appliance/src/radio/system.ts';
-import { createScreens } from '../../../apps/appliance/src/screens/index.ts';
-import { createWpaStation } from '../../../apps/appliance/src/wifi/wpa-station.ts';
+import { StateBus } from '../../../apps/appliance/src/core/bus.ts';
+import { createLogger } from '../../../apps/appliance/src/core/log/logger.ts';
+import { createScreens } from '../../../apps/appliance/src/domain/screens/index.ts';
 import { killPidFile, run, say, startHomeAp, startUdhcpd, waitFor, writeFile } from './lib.mjs';
 
 const HOME_A = { ssid: 'HomeNet', passphrase: 'correct-horse-42', address: '10.20.0.1/24', net: '10.20.0' };

@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
 import { derivePskSync } from '@waved/psk';
-import type { ScannedNetwork } from '../bus.js';
-import { type Logger, silentLogger } from '../log/logger.js';
-import type { Timers } from '../provisioning/controller.js';
-import type { ProvisionRequest, Radio, Station, StationEvent, StationStatus } from '../radio/types.js';
-import { classifySignal } from '../wifi/signal.js';
+import type { ScannedNetwork } from '../core/bus.js';
+import { type Logger, silentLogger } from '../core/log/logger.js';
+import type { ProvisionRequest, Radio, Station, StationEvent, StationStatus } from '../core/ports/radio.js';
+import type { Timers } from '../domain/provisioning/controller.js';
+import { classifySignal } from '../domain/wifi/signal.js';
 
 /** A network the simulated radio can see. */
 export interface SimNetwork {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { tempDir } from '@waved/test-lab';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ProvisioningState, StateBus } from '../../src/bus.js';
-import { createLogger } from '../../src/log/logger.js';
-import { createProvisioningController, type PortalHandle } from '../../src/provisioning/controller.js';
+import { type ProvisioningState, StateBus } from '../../src/core/bus.js';
+import { createLogger } from '../../src/core/log/logger.js';
+import { createProvisioningController, type PortalHandle } from '../../src/domain/provisioning/controller.js';
 import { createSimRadio, type SimNetwork, type SimRadio } from '../../src/sim/radio.js';
 
 const realSetTimeout = globalThis.setTimeout;

@@ -2,11 +2,11 @@ import dgram from 'node:dgram';
 import fs from 'node:fs';
 import { freePort, needs, tempDir } from '@waved/test-lab';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ProvisioningState, StateBus } from '../../src/bus.js';
-import type { ApplianceError } from '../../src/errors.js';
-import { createProvisioningController } from '../../src/provisioning/controller.js';
-import { createSystemRadio } from '../../src/radio/system.js';
-import { type CommandRunner, runCommand } from '../../src/runner.js';
+import { createSystemRadio } from '../../src/adapters/system/radio.js';
+import { type CommandRunner, runCommand } from '../../src/adapters/system/runner.js';
+import { type ProvisioningState, StateBus } from '../../src/core/bus.js';
+import type { ApplianceError } from '../../src/core/errors.js';
+import { createProvisioningController } from '../../src/domain/provisioning/controller.js';
 import { createSimRadio } from '../../src/sim/radio.js';
 
 /**

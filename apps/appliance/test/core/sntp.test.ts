@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import { freePort, killPid, needs, readPidFile, startPeer, tempDir, waitFor } from '@waved/test-lab';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApplianceError } from '../../src/errors.js';
-import { createSntpClient } from '../../src/sntp/client.js';
+import { ApplianceError } from '../../src/core/errors.js';
+import { createSntpClient } from '../../src/domain/sntp/client.js';
 import {
   decode,
   encode,
@@ -12,7 +12,7 @@ import {
   type NtpPacket,
   ntpToUnixMs,
   unixMsToNtp,
-} from '../../src/sntp/packet.js';
+} from '../../src/domain/sntp/packet.js';
 
 /** A UDP responder that answers each request with a reply built by `craft` (or several, or none). */
 async function responder(craft: (request: NtpPacket) => (NtpPacket | Buffer)[]) {

@@ -11,11 +11,11 @@ import {
   waitFor,
 } from '@waved/test-lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApplianceError } from '../../src/errors.js';
-import { createSystemRadio } from '../../src/radio/system.js';
-import type { StationEvent } from '../../src/radio/types.js';
-import type { CommandRunner } from '../../src/runner.js';
-import { createWpaStation } from '../../src/wifi/wpa-station.js';
+import { createSystemRadio } from '../../src/adapters/system/radio.js';
+import type { CommandRunner } from '../../src/adapters/system/runner.js';
+import { createWpaStation } from '../../src/adapters/system/wpa-station.js';
+import type { ApplianceError } from '../../src/core/errors.js';
+import type { StationEvent } from '../../src/core/ports/radio.js';
 
 /** A scripted runner: records argv, answers from a table. */
 function scripted(answers: Record<string, { code: number; stdout?: string }> = {}) {

@@ -1,8 +1,11 @@
 import { parseScanResults } from '@waved/wpa-cli';
 import { describe, expect, it } from 'vitest';
-import { ApplianceError } from '../../src/errors.js';
-import { createLogger } from '../../src/log/logger.js';
-import { createSecretRegistry, MASK, redactString, redactValue } from '../../src/log/redact.js';
+import { parseCtrlEvent } from '../../src/adapters/system/ctrl-events.js';
+import { runChecked } from '../../src/adapters/system/runner.js';
+import { toScannedNetworks } from '../../src/adapters/system/wpa-station.js';
+import { ApplianceError } from '../../src/core/errors.js';
+import { createLogger } from '../../src/core/log/logger.js';
+import { createSecretRegistry, MASK, redactString, redactValue } from '../../src/core/log/redact.js';
 import {
   createApPassphrase,
   createCsrfToken,
@@ -10,10 +13,7 @@ import {
   formatApSsid,
   formatHostapdConfig,
   formatWifiQr,
-} from '../../src/provisioning/ap.js';
-import { runChecked } from '../../src/runner.js';
-import { parseCtrlEvent } from '../../src/wifi/ctrl-events.js';
-import { toScannedNetworks } from '../../src/wifi/wpa-station.js';
+} from '../../src/domain/provisioning/ap.js';
 
 describe('redacting reporter', () => {
   const capture = () => {
@@ -210,7 +210,7 @@ describe('runChecked', () => {
     expect((error as ApplianceError).code).toBe('APPLIANCE_COMMAND_SPAWN');
   });
   it('the real runner kills a wedged program at the timeout', async () => {
-    const { runCommand } = await import('../../src/runner.js');
+    const { runCommand } = await import('../../src/adapters/system/runner.js');
     const started = Date.now();
     const error = await runChecked(runCommand, 'sleep', ['30'], 300).catch((e: ApplianceError) => e);
     expect((error as ApplianceError).code).toBe('APPLIANCE_COMMAND_TIMEOUT');
@@ -234,7 +234,7 @@ describe('ApplianceError', () => {
 describe('pending webhook setup test', () => {
   it('posts one multipart setup-test event to the configured webhook and never logs its secret', async () => {
     const { runWebhookSetupTest } = await import('../../src/app.js');
-    const { defaultSettings } = await import('../../src/settings/index.js');
+    const { defaultSettings } = await import('../../src/domain/settings/index.js');
     const settings = defaultSettings();
     settings.webhook.url = 'https://hooks.example/in?token=abc123secret';
     settings.webhook.secret = 'shh-webhook-secret';
@@ -259,7 +259,7 @@ describe('pending webhook setup test', () => {
 
   it('does nothing without a webhook URL', async () => {
     const { runWebhookSetupTest } = await import('../../src/app.js');
-    const { defaultSettings } = await import('../../src/settings/index.js');
+    const { defaultSettings } = await import('../../src/domain/settings/index.js');
     let called = false;
     const fakeFetch = (async () => {
       called = true;

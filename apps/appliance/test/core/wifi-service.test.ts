@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ConnectionDetails, StateBus } from '../../src/bus.js';
-import { createLogger } from '../../src/log/logger.js';
+import { type ConnectionDetails, StateBus } from '../../src/core/bus.js';
+import { createLogger } from '../../src/core/log/logger.js';
+import { createWifiService, type WifiService } from '../../src/domain/wifi/service.js';
+import { classifySignal } from '../../src/domain/wifi/signal.js';
 import { createSimRadio, type SimRadio } from '../../src/sim/radio.js';
-import { createWifiService, type WifiService } from '../../src/wifi/service.js';
-import { classifySignal } from '../../src/wifi/signal.js';
 
 const realSetTimeout = globalThis.setTimeout;
 

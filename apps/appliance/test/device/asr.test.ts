@@ -1,15 +1,15 @@
 import { tempDir } from '@waved/test-lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeviceApp } from '../../src/device/app.js';
+import type { DeviceApp } from '../../src/domain/device/app.js';
 import {
   type AsrEngine,
   type AsrInfo,
   type AsrSubtitle,
   createAsrController,
   localAudioServerInfo,
-} from '../../src/device/asr/controller.js';
-import { createSimAsrEngine } from '../../src/device/asr/sim-engine.js';
-import type { DeviceTelemetry } from '../../src/device/telemetry.js';
+} from '../../src/domain/device/asr/controller.js';
+import type { DeviceTelemetry } from '../../src/domain/device/telemetry.js';
+import { createSimAsrEngine } from '../../src/sim/asr-engine.js';
 import { type Harness, memoryLogger, received, startHarness } from './helpers.js';
 
 const second = Buffer.alloc(32000);

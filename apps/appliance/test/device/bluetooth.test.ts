@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import { needs, type Peer, startPeer, tempDir, waitFor, waitForPath } from '@waved/test-lab';
 import { SerialPort } from 'serialport';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { DeviceApp } from '../../src/device/app.js';
-import { attachSimBtModule, type SimBtModule } from '../../src/device/bluetooth/sim-module.js';
+import type { DeviceApp } from '../../src/domain/device/app.js';
+import { attachSimBtModule, type SimBtModule } from '../../src/sim/bt-module.js';
 import { type Harness, received, startHarness } from './helpers.js';
 
 const lab = needs({ peers: ['socat'] });

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '@waved/test-lab';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDbCredentialStore, createDeviceMeta } from '../../src/device/credentials.js';
-import { migrationsFolder, openDeviceDatabase } from '../../src/device/db.js';
+import { createDbCredentialStore, createDeviceMeta } from '../../src/domain/device/credentials.js';
+import { migrationsFolder, openDeviceDatabase } from '../../src/domain/device/db.js';
 
 describe('appliance and recordings databases', () => {
   const dir = tempDir('device-db-');

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DeviceError, type DeviceErrorCode } from '../../src/device/errors.js';
+import { DeviceError, type DeviceErrorCode } from '../../src/domain/device/errors.js';
 
 describe('src/device public surface', () => {
   it('exports exactly this list (a change to the API is deliberate)', async () => {
-    expect(Object.keys(await import('../../src/device/index.js')).sort()).toMatchInlineSnapshot(`
+    expect(Object.keys(await import('../../src/domain/device/index.js')).sort()).toMatchInlineSnapshot(`
       [
         "BT_EVENTS",
         "DeviceError",

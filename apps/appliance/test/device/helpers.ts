@@ -1,4 +1,4 @@
-import type { Logger } from '../../src/log/logger.js';
+import type { Logger } from '../../src/core/log/logger.js';
 
 /** A logger that keeps every line (tests assert on what a user would read, and on what must not be there). */
 export function memoryLogger(echo = false): Logger & { lines: string[] } {
@@ -14,11 +14,11 @@ export function memoryLogger(echo = false): Logger & { lines: string[] } {
 }
 
 import { type CloudServer, type CloudServerOptions, createCloudServer } from '@waved/psp-cloud/server';
-import { StateBus } from '../../src/bus.js';
-import { createDeviceApp, type DeviceApp, type DeviceAppOptions } from '../../src/device/app.js';
-import { createGeneratedCapture } from '../../src/device/recording/audio.js';
-import { buildSimPackage, simDevicePaths } from '../../src/device/sim.js';
-import { defaultSettings, type Settings } from '../../src/settings/index.js';
+import { StateBus } from '../../src/core/bus.js';
+import { createDeviceApp, type DeviceApp, type DeviceAppOptions } from '../../src/domain/device/app.js';
+import { createGeneratedCapture } from '../../src/domain/device/recording/audio.js';
+import { defaultSettings, type Settings } from '../../src/domain/settings/index.js';
+import { buildSimPackage, simDevicePaths } from '../../src/sim/device.js';
 
 export interface Harness {
   server: CloudServer;

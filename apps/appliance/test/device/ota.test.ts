@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Peer, startPeer, tempDir, waitFor } from '@waved/test-lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OtaEvent } from '../../src/device/ota.js';
-import { fakeSwupdateRunner } from '../../src/device/sim.js';
+import type { OtaEvent } from '../../src/domain/device/ota.js';
+import { fakeSwupdateRunner } from '../../src/sim/device.js';
 import { type Harness, type OtaHarness, received, startHarness, startOtaHarness } from './helpers.js';
 
 const hooks = fileURLToPath(new URL('./fixtures/ts-resolve.mjs', import.meta.url));

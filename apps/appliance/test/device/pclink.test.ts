@@ -3,8 +3,12 @@ import crypto from 'node:crypto';
 import { createPinRecord } from '@waved/psk';
 import { needs, tempDir } from '@waved/test-lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeviceApp } from '../../src/device/app.js';
-import { decryptPcLinkFrame, encryptPcLinkFrame, slaveVerifyDevPasswd } from '../../src/device/pclink.js';
+import type { DeviceApp } from '../../src/domain/device/app.js';
+import {
+  decryptPcLinkFrame,
+  encryptPcLinkFrame,
+  slaveVerifyDevPasswd,
+} from '../../src/domain/device/pclink.js';
 import { type Harness, startHarness } from './helpers.js';
 
 const lab = needs({ peers: ['openssl'] });

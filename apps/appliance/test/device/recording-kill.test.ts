@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { type Peer, startPeer, tempDir, waitFor } from '@waved/test-lab';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generatedSample } from '../../src/device/recording/audio.js';
-import { decodeWavHeader } from '../../src/device/recording/wav.js';
+import { generatedSample } from '../../src/domain/device/recording/audio.js';
+import { decodeWavHeader } from '../../src/domain/device/recording/wav.js';
 import { type Harness, received, startHarness } from './helpers.js';
 
 const hooks = fileURLToPath(new URL('./fixtures/ts-resolve.mjs', import.meta.url));

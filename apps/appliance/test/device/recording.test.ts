@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { tempDir } from '@waved/test-lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeviceApp } from '../../src/device/app.js';
-import { generatedSample } from '../../src/device/recording/audio.js';
-import { decodeWavHeader } from '../../src/device/recording/wav.js';
+import type { DeviceApp } from '../../src/domain/device/app.js';
+import { generatedSample } from '../../src/domain/device/recording/audio.js';
+import { decodeWavHeader } from '../../src/domain/device/recording/wav.js';
 import { type Harness, received, startHarness } from './helpers.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -4,9 +4,9 @@ import { TELEMETRY_EVENTS } from '@waved/psp-cloud';
 import { createCloudServer } from '@waved/psp-cloud/server';
 import { tempDir, waitFor } from '@waved/test-lab';
 import { afterAll, describe, expect, it } from 'vitest';
-import { StateBus } from '../../src/bus.js';
-import { buildSimPackage, createSimDevice, type SimDevice } from '../../src/device/sim.js';
-import { defaultSettings } from '../../src/settings/index.js';
+import { StateBus } from '../../src/core/bus.js';
+import { defaultSettings } from '../../src/domain/settings/index.js';
+import { buildSimPackage, createSimDevice, type SimDevice } from '../../src/sim/device.js';
 import { memoryLogger } from './helpers.js';
 
 describe('telemetry catalog', () => {

@@ -2,19 +2,19 @@ import fs from 'node:fs';
 import { tempDir } from '@waved/test-lab';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DeviceError } from '../../src/device/errors.js';
+import { DeviceError } from '../../src/domain/device/errors.js';
 import {
   arecordArgs,
   createArecordCapture,
   createGeneratedCapture,
-} from '../../src/device/recording/audio.js';
+} from '../../src/domain/device/recording/audio.js';
 import {
   decodeWavHeader,
   encodeWavHeader,
   recoverWav,
   WAV_HEADER_BYTES,
   WavWriter,
-} from '../../src/device/recording/wav.js';
+} from '../../src/domain/device/recording/wav.js';
 
 const format = { sampleRate: 16000, channels: 1, bitsPerSample: 16 };
 const dir = tempDir('device-wav-');

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 
 it('the portal, settings and screens modules export exactly their public API', async () => {
-  expect(Object.keys(await import('../../src/portal/index.js')).sort()).toMatchInlineSnapshot(`
+  expect(Object.keys(await import('../../src/domain/portal/index.js')).sort()).toMatchInlineSnapshot(`
     [
       "MAX_BODY_BYTES",
       "createPortal",
@@ -13,7 +13,7 @@ it('the portal, settings and screens modules export exactly their public API', a
       "readLimitedBody",
     ]
   `);
-  expect(Object.keys(await import('../../src/settings/index.js')).sort()).toMatchInlineSnapshot(`
+  expect(Object.keys(await import('../../src/domain/settings/index.js')).sort()).toMatchInlineSnapshot(`
     [
       "DEFAULT_SETTINGS",
       "FIELDS",
@@ -31,7 +31,7 @@ it('the portal, settings and screens modules export exactly their public API', a
       "validateSettings",
     ]
   `);
-  expect(Object.keys(await import('../../src/screens/index.js')).sort()).toMatchInlineSnapshot(`
+  expect(Object.keys(await import('../../src/domain/screens/index.js')).sort()).toMatchInlineSnapshot(`
     [
       "SETUP_SESSION_SECONDS",
       "createScreenPage",

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderForm } from '../../src/portal/html.js';
-import { escapeHtml, parseFormBody, readConnect } from '../../src/portal/index.js';
-import { defaultSettings } from '../../src/settings/index.js';
+import { renderForm } from '../../src/domain/portal/html.js';
+import { escapeHtml, parseFormBody, readConnect } from '../../src/domain/portal/index.js';
+import { defaultSettings } from '../../src/domain/settings/index.js';
 
 function request(body: Uint8Array, type: string): Request {
   return new Request('http://192.168.2.1/save', { method: 'POST', body, headers: { 'content-type': type } });

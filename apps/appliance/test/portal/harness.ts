@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { freePort, tempDir } from '@waved/test-lab';
-import { type Command, type ProvisioningState, type ScannedNetwork, StateBus } from '../../src/bus.js';
-import { createPortal, type PortalSession } from '../../src/portal/index.js';
-import { createSettingsStore, type Logger } from '../../src/settings/index.js';
+import { type Command, type ProvisioningState, type ScannedNetwork, StateBus } from '../../src/core/bus.js';
+import { createPortal, type PortalSession } from '../../src/domain/portal/index.js';
+import { createSettingsStore, type Logger } from '../../src/domain/settings/index.js';
 
 export const CSRF = 'Q2sY3m8x1c0HnJtqkRZrVq9oX3pLw2bD0eK7fUaT1vA';
 export const AP_PASSPHRASE = '4f9a01c7';

@@ -4,9 +4,9 @@ import { needs } from '@waved/test-lab';
 import { toNodeHandler } from 'h3';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Command, StateBus } from '../../src/bus.js';
-import type { UiVerificationOutcome } from '../../src/device/app.js';
-import { createScreenPage, createScreens, type Screens } from '../../src/screens/index.js';
+import { type Command, StateBus } from '../../src/core/bus.js';
+import type { UiVerificationOutcome } from '../../src/domain/device/app.js';
+import { createScreenPage, createScreens, type Screens } from '../../src/domain/screens/index.js';
 import { launchChromium } from '../helpers/chromium.js';
 
 const lab = needs({ peers: ['chromium'] });

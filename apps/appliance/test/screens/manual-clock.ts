@@ -1,4 +1,4 @@
-import type { ScreensClock } from '../../src/screens/index.js';
+import type { ScreensClock } from '../../src/domain/screens/index.js';
 
 /** A clock the test moves by hand; intervals fire as time passes. */
 export function manualClock() {

@@ -1,7 +1,7 @@
 import { tempDir } from '@waved/test-lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeSwupdateRunner } from '../../src/device/sim.js';
-import { createScreens, renderTerminal, type ScreenView } from '../../src/screens/index.js';
+import { createScreens, renderTerminal, type ScreenView } from '../../src/domain/screens/index.js';
+import { fakeSwupdateRunner } from '../../src/sim/device.js';
 import { type OtaHarness, received, startOtaHarness } from '../device/helpers.js';
 
 // The screens wired to a real device application the way `waved sim` wires them (onOtaEvent,

@@ -2,8 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from 'h3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Command, StateBus } from '../../src/bus.js';
-import { createScreenPage, createScreens, type Screens } from '../../src/screens/index.js';
+import { type Command, StateBus } from '../../src/core/bus.js';
+import { createScreenPage, createScreens, type Screens } from '../../src/domain/screens/index.js';
 
 let bus: StateBus;
 let screens: Screens;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Command, StateBus } from '../../src/bus.js';
+import { type Command, StateBus } from '../../src/core/bus.js';
 import {
   createScreens,
   formatWifiQr,
@@ -7,7 +7,7 @@ import {
   type Screens,
   type SetupView,
   type WifiView,
-} from '../../src/screens/index.js';
+} from '../../src/domain/screens/index.js';
 import { manualClock } from './manual-clock.js';
 
 const AP = {
@@ -301,7 +301,7 @@ describe('renderTerminal', () => {
 describe('renderQrText', () => {
   it('draws exactly the modules of the QR code, with a light quiet zone', async () => {
     const { default: QRCode } = await import('qrcode');
-    const { renderQrText } = await import('../../src/screens/index.js');
+    const { renderQrText } = await import('../../src/domain/screens/index.js');
     const payload = formatWifiQr({ ssid: 'Device-3F2A', passphrase: '4f9a01c7' });
     const lines = renderQrText(payload);
     const qr = QRCode.create(payload, { errorCorrectionLevel: 'M' });

@@ -1,14 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StateBus } from '../../src/bus.js';
-import type { OtaEvent } from '../../src/device/ota.js';
+import { StateBus } from '../../src/core/bus.js';
+import type { OtaEvent } from '../../src/domain/device/ota.js';
 import {
   createScreens,
   renderTerminal,
   type Screens,
   type ScreenView,
   type UpdateView,
-} from '../../src/screens/index.js';
-import { describeOtaFailure, formatBytes, plainNotes, RESTART_NOTICE_MS } from '../../src/screens/update.js';
+} from '../../src/domain/screens/index.js';
+import {
+  describeOtaFailure,
+  formatBytes,
+  plainNotes,
+  RESTART_NOTICE_MS,
+} from '../../src/domain/screens/update.js';
 import { manualClock } from './manual-clock.js';
 
 const KIB = 1024;

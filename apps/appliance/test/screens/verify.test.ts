@@ -1,15 +1,15 @@
 import { createPinRecord } from '@waved/psk';
 import { tempDir } from '@waved/test-lab';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { DeviceApp, UiVerificationOutcome } from '../../src/device/app.js';
+import type { DeviceApp, UiVerificationOutcome } from '../../src/domain/device/app.js';
 import {
   createScreens,
   renderTerminal,
   type ScreenAction,
   type Screens,
   type VerifyView,
-} from '../../src/screens/index.js';
-import { VERIFIED_NOTICE_MS, VERIFY_TIMEOUT_SECONDS } from '../../src/screens/verify.js';
+} from '../../src/domain/screens/index.js';
+import { VERIFIED_NOTICE_MS, VERIFY_TIMEOUT_SECONDS } from '../../src/domain/screens/verify.js';
 import { type Harness, startHarness } from '../device/helpers.js';
 import { manualClock } from './manual-clock.js';
 

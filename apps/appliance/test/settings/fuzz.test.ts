@@ -8,7 +8,7 @@ import {
   FIELDS,
   type Logger,
   validateSettings,
-} from '../../src/settings/index.js';
+} from '../../src/domain/settings/index.js';
 
 const keys = FIELDS.map((f) => `${f.group}.${f.field}`);
 const dir = tempDir('waved-settings-fuzz-');

@@ -3,7 +3,7 @@ import { verifyPin } from '@waved/psk';
 import { tempDir } from '@waved/test-lab';
 import { parse } from 'smol-toml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSettingsStore, defaultSettings, type Logger } from '../../src/settings/index.js';
+import { createSettingsStore, defaultSettings, type Logger } from '../../src/domain/settings/index.js';
 
 function recordingLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];

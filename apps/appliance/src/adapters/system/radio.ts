@@ -1,0 +1,211 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { type CaptiveDns, createCaptiveDns } from '@waved/captive-dns';
+import { createDhcpServer, type DhcpServer } from '@waved/dhcp-server';
+import { ApplianceError } from '../../core/errors.js';
+import { type Logger, silentLogger } from '../../core/log/logger.js';
+import type { Radio } from '../../core/ports/radio.js';
+import {
+  AP_DHCP_RANGE,
+  AP_GATEWAY,
+  AP_LEASE_SECONDS,
+  AP_NETMASK,
+  AP_PREFIX,
+  formatHostapdConfig,
+} from '../../domain/provisioning/ap.js';
+import { type CommandRunner, runChecked, runCommand } from './runner.js';
+
+export interface SystemRadioOptions {
+  run?: CommandRunner;
+  /** Default `wlan0`; the namespace lab passes a veth. */
+  iface?: string;
+  /** wpa_supplicant `-D` (default `nl80211`; `wired` in the lab). */
+  wpaDriver?: string;
+  /** hostapd `driver=` (default `nl80211`; `wired` in the lab). */
+  hostapdDriver?: string;
+  /** Default `/etc/wpa_supplicant.conf`. */
+  wpaConfig?: string;
+  /** wpa_supplicant's control directory (default `/var/run/wpa_supplicant`). */
+  ctrlDir?: string;
+  /** Where the pid files of wpa_supplicant, udhcpc and hostapd go (default `/run/waved`). */
+  runDir?: string;
+  /** udhcpc `-s` script (default: udhcpc's own). */
+  udhcpcScript?: string;
+  gateway?: string;
+  /** Binaries (default from PATH). */
+  bins?: Partial<Record<'ip' | 'hostapd' | 'wpa_supplicant' | 'wpa_cli' | 'udhcpc' | 'sh', string>>;
+  /** Bind the DHCP socket to the interface (SO_BINDTOIFINDEX; default true, as on the device). */
+  bindDhcpToInterface?: boolean;
+  /** UDP ports of the in-process servers (default 67 and 53). */
+  dhcpPort?: number;
+  dnsPort?: number;
+  /** The MAC for `Device-XXXX` (default: /sys/class/net/<iface>/address). */
+  macAddress?: () => Promise<string>;
+  logger?: Logger;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The real `Radio`: ip, hostapd, wpa_supplicant and udhcpc through the command runner (10 s each), and
+ * the in-process DHCP (@waved/dhcp-server) and captive DNS (@waved/captive-dns) servers.
+ */
+export function createSystemRadio(options: SystemRadioOptions = {}): Radio {
+  const run = options.run ?? runCommand;
+  const log = options.logger ?? silentLogger;
+  const iface = options.iface ?? 'wlan0';
+  const runDir = options.runDir ?? '/run/waved';
+  const ctrlDir = options.ctrlDir ?? '/var/run/wpa_supplicant';
+  const wpaConfig = options.wpaConfig ?? '/etc/wpa_supplicant.conf';
+  const gateway = options.gateway ?? AP_GATEWAY;
+  const bin = (name: keyof NonNullable<SystemRadioOptions['bins']>) => options.bins?.[name] ?? name;
+  const pidFile = (name: string) => path.join(runDir, `${name}-${iface}.pid`);
+  let dhcp: DhcpServer | null = null;
+  let dns: CaptiveDns | null = null;
+
+  const readPid = async (name: string): Promise<number | null> => {
+    try {
+      const pid = Number.parseInt((await fs.readFile(pidFile(name), 'utf8')).trim(), 10);
+      return Number.isInteger(pid) && pid > 1 ? pid : null;
+    } catch {
+      return null;
+    }
+  };
+
+  /** SIGTERM by pid file, SIGKILL after 3 s; the pid file is removed. */
+  const stopByPidFile = async (name: string): Promise<boolean> => {
+    const pid = await readPid(name);
+    await fs.rm(pidFile(name), { force: true });
+    if (pid === null || !alive(pid)) return false;
+    process.kill(pid, 'SIGTERM');
+    for (let i = 0; i < 60 && alive(pid); i++) await sleep(50);
+    if (alive(pid)) process.kill(pid, 'SIGKILL');
+    return true;
+  };
+
+  const runningByPidFile = async (name: string) => {
+    const pid = await readPid(name);
+    return pid !== null && alive(pid);
+  };
+
+  const ip = (...args: string[]) => runChecked(run, bin('ip'), args);
+
+  return {
+    iface,
+    async macAddress() {
+      if (options.macAddress) return options.macAddress();
+      return (await fs.readFile(`/sys/class/net/${iface}/address`, 'utf8')).trim();
+    },
+    hostapdConfig: ({ ssid, psk }) =>
+      formatHostapdConfig({ iface, driver: options.hostapdDriver ?? 'nl80211', ssid, psk }),
+
+    async stopStation() {
+      await stopByPidFile('udhcpc');
+      if (!(await stopByPidFile('wpa_supplicant'))) {
+        // Started by someone else (init): ask it to terminate over its control socket.
+        const r = await run(bin('wpa_cli'), ['-i', iface, '-p', ctrlDir, 'terminate'], { timeoutMs: 10_000 });
+        if (r.timedOut)
+          throw new ApplianceError('APPLIANCE_COMMAND_TIMEOUT', 'wpa_cli terminate hung and was killed');
+      }
+    },
+    async configureApAddress() {
+      await ip('addr', 'flush', 'dev', iface);
+      await ip('link', 'set', iface, 'up');
+      await ip('addr', 'add', `${gateway}/${AP_PREFIX}`, 'dev', iface);
+    },
+    async startHostapd(configPath) {
+      await fs.mkdir(runDir, { recursive: true, mode: 0o700 });
+      await runChecked(run, bin('hostapd'), ['-B', '-P', pidFile('hostapd'), configPath]);
+    },
+    async startDhcpServer() {
+      const server = createDhcpServer({
+        serverAddress: gateway,
+        netmask: AP_NETMASK,
+        range: gateway === AP_GATEWAY ? AP_DHCP_RANGE : rangeFor(gateway),
+        leaseSeconds: AP_LEASE_SECONDS,
+        router: gateway,
+        dns: gateway,
+        captivePortalUri: `http://${gateway}/`,
+        ...(options.bindDhcpToInterface === false ? { listenAddress: gateway } : { interface: iface }),
+        port: options.dhcpPort ?? 67,
+        logger: {
+          info: (m: string) => log.debug(m),
+          warn: (m: string) => log.warn(m),
+          error: (m: string) => log.error(m),
+        },
+      });
+      await server.listen();
+      dhcp = server;
+    },
+    async startDnsServer() {
+      const server = createCaptiveDns({
+        answer: gateway,
+        address: gateway,
+        port: options.dnsPort ?? 53,
+        logger: { warn: (m: string) => log.warn(m), error: (m: string) => log.error(m) },
+      });
+      await server.listen();
+      dns = server;
+    },
+    async stopDnsServer() {
+      const s = dns;
+      dns = null;
+      await s?.close();
+    },
+    async stopDhcpServer() {
+      const s = dhcp;
+      dhcp = null;
+      await s?.close();
+    },
+    async stopHostapd() {
+      await stopByPidFile('hostapd');
+    },
+    async flushAddresses() {
+      await ip('addr', 'flush', 'dev', iface);
+    },
+    async startStation() {
+      if (await runningByPidFile('wpa_supplicant')) return;
+      const ping = await run(bin('wpa_cli'), ['-i', iface, '-p', ctrlDir, 'ping'], { timeoutMs: 10_000 });
+      if (ping.code === 0 && ping.stdout.includes('PONG')) return;
+      await fs.mkdir(runDir, { recursive: true, mode: 0o700 });
+      // umask 077: save_config rewrites the file with the daemon's umask (lab.md §1).
+      await runChecked(run, bin('sh'), [
+        '-c',
+        'umask 077 && exec "$@"',
+        'sh',
+        bin('wpa_supplicant'),
+        '-B',
+        '-D',
+        options.wpaDriver ?? 'nl80211',
+        '-i',
+        iface,
+        '-c',
+        wpaConfig,
+        '-P',
+        pidFile('wpa_supplicant'),
+      ]);
+    },
+    async startDhcpClient() {
+      if (await runningByPidFile('udhcpc')) return;
+      await fs.mkdir(runDir, { recursive: true, mode: 0o700 });
+      const args = ['-i', iface, '-b', '-t', '3', '-T', '2', '-p', pidFile('udhcpc')];
+      if (options.udhcpcScript) args.push('-s', options.udhcpcScript);
+      await runChecked(run, bin('udhcpc'), args);
+    },
+  };
+}
+
+/** A .50-.200 pool in the gateway's /24 (for labs that use another subnet). */
+function rangeFor(gateway: string): { start: string; end: string } {
+  const base = gateway.split('.').slice(0, 3).join('.');
+  return { start: `${base}.50`, end: `${base}.200` };
+}

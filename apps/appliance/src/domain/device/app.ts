@@ -1,0 +1,560 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { BtPort } from '@waved/bt-frame';
+import {
+  type CloudClient,
+  type CloudTlsOptions,
+  createCloudClient,
+  DATABASE_ENTRY,
+  KEY_STORE_SLOT,
+  openUdidFromMac,
+  type TelemetryEventName,
+  type TelemetryParams,
+} from '@waved/psp-cloud';
+import type { UpdateKind } from '@waved/swu-ota';
+import type { StateBus } from '../../core/bus.js';
+import type { Logger } from '../../core/log/logger.js';
+import type { Settings } from '../settings/index.js';
+import {
+  type AsrController,
+  type AsrEngine,
+  createAsrController,
+  localAudioServerInfo,
+} from './asr/controller.js';
+import { type BluetoothService, createBluetoothService } from './bluetooth/service.js';
+import { beginRun, endRun } from './boot.js';
+import {
+  ANALYTICS_DB_DIR,
+  PHONE_BOOK_PATH,
+  PID_FILE,
+  POWER_ON_FLAG_FILE,
+  type TranscriptionMode,
+} from './constants.js';
+import { createDbCredentialStore, createDeviceMeta, type DeviceMeta } from './credentials.js';
+import { type DeviceDatabase, openDeviceDatabase } from './db.js';
+import {
+  type BatteryPort,
+  createOtaService,
+  type OtaEvent,
+  type OtaService,
+  type OtaServiceOptions,
+  type VersionStore,
+} from './ota.js';
+import { slaveVerifyDevPasswd, type VerifyResult } from './pclink.js';
+import type { AudioCapture } from './recording/audio.js';
+import { createMeetingRecorder, type MeetingRecorder, type RecordingInfo } from './recording/recorder.js';
+import { openRecordingStore, type RecordingStore } from './recording/store.js';
+import { createUploader, type Uploader } from './recording/uploader.js';
+import { type CloudSession, createCloudSession } from './session.js';
+import { createDeviceTelemetry, type DeviceTelemetry } from './telemetry.js';
+
+/** Where the application keeps its files. Defaults are the device's (spec B4). */
+export interface DevicePaths {
+  /** Appliance database, recordings and packages live under this directory. */
+  dataDir: string;
+  pidFile?: string;
+  powerOnFlagFile?: string;
+  /** Telemetry queue directory (spec B4 analytics database directory). */
+  analyticsDir?: string;
+  phoneBookPath?: string;
+  /** Where `software.swu` and `model.swu` are downloaded (default `<dataDir>/ota`). */
+  packageDir?: string;
+  /** `curl_progress_<name>` and `swu.done` (default /tmp). */
+  progressDir?: string;
+  doneFile?: string;
+  /** Project directory of the recordings database and WAV files (default `<dataDir>/recordings/default`). */
+  recordingsDir?: string;
+}
+
+export interface DeviceIdentity {
+  /** Device serial (key-store slot 0); written there on first start when the slot is empty. */
+  serial: string;
+  /** Factory secret (database entry 0xe7), idem. */
+  registrationSecret?: string;
+  /** Wi-Fi MAC: the telemetry open UDID. */
+  mac?: string;
+  /** Version the firmware image reports until an OTA install records a newer one. */
+  firmwareVersion: string;
+  modelVersion?: string;
+}
+
+export type DeviceCloud =
+  | {
+      baseUrl: string;
+      tls?: CloudTlsOptions;
+      environment?: number;
+      retry?: { retries?: number; baseDelayMs?: number };
+    }
+  | { client: CloudClient };
+
+export interface DeviceAppOptions {
+  bus: StateBus;
+  /** The settings store (its `current()` snapshot: country, language, time zone, PIN, auto upload). */
+  settings?: { current(): Settings };
+  paths: DevicePaths;
+  identity: DeviceIdentity;
+  cloud: DeviceCloud;
+  audio: AudioCapture;
+  battery: BatteryPort;
+  asrEngine?: AsrEngine;
+  /** Serial port of the Bluetooth module (a `SerialPort`); absent: no Bluetooth. */
+  bluetooth?: { port: BtPort; probeIntervalMs?: number };
+  ota: Pick<
+    OtaServiceOptions,
+    'reboot' | 'run' | 'certificate' | 'hardware' | 'minBattery' | 'insecure' | 'ca' | 'checkpointBytes'
+  > & {
+    /** Screen consent for non-forced updates (default: declined). */
+    consent?: OtaServiceOptions['consent'];
+  };
+  /** The UI page PC Link verification asks for (empty password). */
+  showVerificationPage?: () => void;
+  /** The PC Link transport: receives the final answer of the UI verification page. */
+  onUiVerification?: (outcome: UiVerificationOutcome) => void;
+  onOtaEvent?: (event: OtaEvent) => void;
+  logger: Logger;
+  clock?: { now(): number; uptimeMs?(): number };
+  telemetry?: { flushIntervalMs?: number; backoff?: { baseMs?: number; maxMs?: number } };
+  session?: { refreshIntervalMs?: number; retryDelayMs?: number };
+  /** Storage sizes for `device_power_on` (default: statfs of dataDir). */
+  storage?: () => Promise<{ totalMb: number; freeMb: number }>;
+  /** fdatasync interval of recordings (default 500 ms). */
+  recordingSyncMs?: number;
+}
+
+/** The answer of the UI verification page that goes back to the PC Link (1 verified, 0 not). */
+export type UiVerificationOutcome =
+  | { result: 1 }
+  | { result: 0; reason: 'wrong-password' | 'no-password-set' | 'cancelled' | 'timeout' };
+
+/** UI-only telemetry triggers: the screens call these where the user acts. */
+export interface DeviceUiEvents {
+  factoryReset(): Promise<void>;
+  privacyAgreement(): Promise<void>;
+  joinUserExperience(): Promise<void>;
+  toggleMicMute(muted: boolean): Promise<void>;
+  toggleSpeakerMute(muted: boolean): Promise<void>;
+  enterReverseChargingPage(battery?: number): Promise<void>;
+  reverseChargingStart(battery?: number): Promise<void>;
+  reverseChargingEnd(battery?: number, durationS?: number): Promise<void>;
+  enterUsbStorageMode(): Promise<void>;
+  mechanicalHeightAdjust(): Promise<void>;
+  bind(): Promise<void>;
+  unbind(): Promise<void>;
+}
+
+export interface DeviceApp {
+  start(): Promise<void>;
+  stop(options?: { powerOffType?: string }): Promise<void>;
+  readonly boot: { crashed: boolean; firstStartThisBoot: boolean } | null;
+  readonly session: CloudSession;
+  readonly telemetry: DeviceTelemetry;
+  readonly ota: OtaService;
+  readonly recorder: MeetingRecorder;
+  readonly uploader: Uploader;
+  readonly asr: AsrController;
+  readonly bluetooth: BluetoothService | null;
+  readonly ui: DeviceUiEvents;
+  readonly client: CloudClient;
+  /** Init a recording with its transcription mode (the ASR follows the recorder). */
+  initRecording(options?: { mode?: TranscriptionMode; language?: string }): Promise<RecordingInfo>;
+  /** PC Link `slave_verify_dev_passwd` against the PIN of the settings. */
+  verifyDevicePassword(password: string): VerifyResult;
+  /** The UI verification page is done: its result goes back to the PC Link (`onUiVerification`). */
+  reportUiVerification(outcome: UiVerificationOutcome): void;
+  /** Installed versions (updated by OTA installs). */
+  versions(): Record<UpdateKind, string>;
+}
+
+interface SettingsSnapshot {
+  language: string;
+  country: string;
+  prompt: boolean;
+  volume: number;
+  locked: boolean;
+  autoUpload: boolean;
+}
+
+function snapshotOf(s: Settings): SettingsSnapshot {
+  return {
+    language: s.device.language,
+    country: s.device.country,
+    prompt: s.audio.prompt_tones,
+    volume: s.audio.volume,
+    locked: s.security.device_password !== '',
+    autoUpload: s.storage.auto_upload,
+  };
+}
+
+async function statfsSizes(dir: string): Promise<{ totalMb: number; freeMb: number }> {
+  const s = await fs.statfs(dir);
+  const mb = (blocks: number) => Math.floor((blocks * s.bsize) / (1024 * 1024));
+  return { totalMb: mb(s.blocks), freeMb: mb(s.bavail) };
+}
+
+/**
+ * The device application (spec Area B) on the appliance: boot bookkeeping, the cloud session,
+ * durable telemetry, OTA, meeting recording with upload and transcription, ASR, Bluetooth and
+ * PC Link verification. Everything that touches hardware is a port in the options.
+ */
+export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
+  const { bus, logger, identity } = options;
+  const now = options.clock?.now ?? Date.now;
+  const uptimeMs = options.clock?.uptimeMs ?? (() => Math.round(os.uptime() * 1000));
+  const paths = options.paths;
+  const settings = () => options.settings?.current();
+
+  const database: DeviceDatabase = openDeviceDatabase(path.join(paths.dataDir, 'appliance.db'), 'appliance');
+  const credentials = createDbCredentialStore(database);
+  const meta: DeviceMeta = createDeviceMeta(database);
+  const versions: VersionStore = {
+    get: (kind) =>
+      meta.get(`version:${kind}`) ??
+      (kind === 'psp_firmware' ? identity.firmwareVersion : (identity.modelVersion ?? '0.0.0')),
+    set: (kind, v) => meta.set(`version:${kind}`, v),
+  };
+
+  const client: CloudClient =
+    'client' in options.cloud
+      ? options.cloud.client
+      : createCloudClient({
+          credentials,
+          countryCode: settings()?.device.country || undefined,
+          environment: options.cloud.environment ?? 0,
+          baseUrl: options.cloud.baseUrl,
+          ...(options.cloud.tls ? { tls: options.cloud.tls } : {}),
+          ...(options.cloud.retry ? { retry: options.cloud.retry } : {}),
+          firmwareVersion: versions.get('psp_firmware'),
+          logger: {
+            debug: (m) => logger.debug(`cloud: ${m}`),
+            info: (m) => logger.info(`cloud: ${m}`),
+            warn: (m) => logger.warn(`cloud: ${m}`),
+            error: (m) => logger.error(`cloud: ${m}`),
+          },
+        });
+
+  // set by the first lines of the body below; the session calls it after each successful establish
+  let sessionReady: () => void = () => {};
+  const session = createCloudSession({
+    client,
+    credentials,
+    logger,
+    ...options.session,
+    onReady: () => sessionReady(),
+  });
+  const telemetry = createDeviceTelemetry({
+    path: path.join(paths.analyticsDir ?? ANALYTICS_DB_DIR, 'events.db'),
+    client,
+    serial: identity.serial,
+    openUdid: openUdidFromMac(identity.mac ?? ''),
+    common: () => ({
+      fw_ver: versions.get('psp_firmware'),
+      evt_language: settings()?.device.language ?? 'en',
+      evt_timezone: settings()?.device.timezone ?? 'UTC',
+    }),
+    logger,
+    ready: () => session.isReady(),
+    ...options.telemetry,
+  });
+  const track = <N extends TelemetryEventName>(name: N, params: TelemetryParams[N]) =>
+    telemetry.track(name, params);
+
+  const ota = createOtaService({
+    client,
+    telemetry,
+    versions,
+    battery: options.battery,
+    consent: options.ota.consent ?? (async () => false),
+    reboot: options.ota.reboot,
+    packageDir: paths.packageDir ?? path.join(paths.dataDir, 'ota'),
+    progressDir: paths.progressDir ?? '/tmp',
+    doneFile: paths.doneFile ?? path.join(paths.progressDir ?? '/tmp', 'swu.done'),
+    ...(options.ota.run ? { run: options.ota.run } : {}),
+    ...(options.ota.certificate ? { certificate: options.ota.certificate } : {}),
+    ...(options.ota.hardware ? { hardware: options.ota.hardware } : {}),
+    ...(options.ota.minBattery !== undefined ? { minBattery: options.ota.minBattery } : {}),
+    ...(options.ota.insecure ? { insecure: true } : {}),
+    ...(options.ota.ca ? { ca: options.ota.ca } : {}),
+    ...(options.ota.checkpointBytes ? { checkpointBytes: options.ota.checkpointBytes } : {}),
+    language: () => settings()?.device.language ?? 'en',
+    ...(options.onOtaEvent ? { onEvent: options.onOtaEvent } : {}),
+    logger,
+    now,
+  });
+
+  const recordingsDir = paths.recordingsDir ?? path.join(paths.dataDir, 'recordings', 'default');
+  const recStore: RecordingStore = openRecordingStore(recordingsDir);
+  const recorder = createMeetingRecorder({
+    store: recStore,
+    audio: options.audio,
+    telemetry,
+    logger,
+    now,
+    ...(options.recordingSyncMs ? { syncIntervalMs: options.recordingSyncMs } : {}),
+  });
+  const uploader = createUploader({
+    store: recStore,
+    client,
+    telemetry,
+    logger,
+    autoUpload: () => settings()?.storage.auto_upload ?? true,
+    ready: () => session.isReady(),
+  });
+  const asr = createAsrController({
+    engine: options.asrEngine ?? createNullAsrEngine(),
+    telemetry,
+    client,
+    logger,
+    language: settings()?.device.language ?? 'en',
+  });
+
+  let bluetooth: BluetoothService | null = null;
+  let bootInfo: DeviceApp['boot'] = null;
+  const unsubscribe: Array<() => void> = [];
+  const inflight = new Set<Promise<void>>();
+  const background = (what: string, task: Promise<void>) => {
+    const p = task.catch((error) => logger.warn(`device: ${what}: ${(error as Error).message}`));
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p));
+  };
+  let started = false;
+
+  const asrStep = (what: string, fn: () => Promise<void>) => {
+    fn().catch((error) => logger.warn(`asr: ${what}: ${(error as Error).message}`));
+  };
+  recorder.on('state', ({ state, previous, recording }) => {
+    if (!recording && state !== 'idle') return;
+    if (state === 'recording' && previous === 'ready' && recording) {
+      asrStep('open', () => asr.openAsrFeature(localAudioServerInfo(recording.id)));
+    } else if (state === 'recording' && previous === 'paused') {
+      asrStep('restart', () => asr.restartAsrFeature());
+    } else if (state === 'paused') {
+      asrStep('pause', () => asr.pauseAsrFeature());
+    } else if (state === 'idle' && asr.state !== 'closed') {
+      asrStep('close', () => asr.closeAsrFeature());
+    }
+  });
+  recorder.on('audio', (pcm) => asr.feed(pcm));
+  recorder.on('mark', ({ atMs }) => asr.dot(atMs));
+  recorder.on('finished', () => uploader.kick());
+  recorder.on('error', (e) => logger.error(`recording: ${e.message}`));
+
+  async function settingsChanged(): Promise<void> {
+    const s = settings();
+    if (!s) return;
+    const next = snapshotOf(s);
+    const raw = meta.get('settings_snapshot');
+    meta.set('settings_snapshot', JSON.stringify(next));
+    if (!raw) return;
+    const prev = JSON.parse(raw) as SettingsSnapshot;
+    if (prev.language !== next.language || prev.country !== next.country) {
+      await track('set_language_region', {
+        language: next.language,
+        ...(next.country ? { region: next.country } : {}),
+      });
+    }
+    if (prev.prompt !== next.prompt || prev.volume !== next.volume) {
+      await track('prompt_tone_setting', { enabled: next.prompt, volume: next.volume });
+    }
+    if (prev.locked !== next.locked) await track('password_lock_toggle', { state: next.locked });
+    if (prev.autoUpload !== next.autoUpload) await track('upload_to_cloud_toggle', {});
+  }
+
+  /** A Wi-Fi connect asks for an update check; it runs once the session is ready. */
+  let otaPending = false;
+  async function afterSessionReady(): Promise<void> {
+    void telemetry.flush();
+    uploader.kick();
+    if (otaPending) {
+      otaPending = false;
+      await ota.checkNow();
+    }
+  }
+  sessionReady = () => {
+    if (started) background('after the session became ready', afterSessionReady());
+  };
+
+  async function onConnected(ssid: string): Promise<void> {
+    const d = bus.last('ConnectionDetails');
+    await track('device_network_connect', {
+      ssid,
+      ...(d?.rssi != null ? { signal_dbm: d.rssi } : {}),
+      ...(d?.ipv4 ? { ipv4: d.ipv4 } : {}),
+    });
+    otaPending = true;
+    if (session.isReady()) {
+      await afterSessionReady();
+      return;
+    }
+    // on success the session calls afterSessionReady; on failure its timer retries
+    await session.establish().catch(() => {});
+  }
+
+  const ui: DeviceUiEvents = {
+    factoryReset: () => track('factory_reset', {}),
+    privacyAgreement: () => track('privacy_agreement', {}),
+    joinUserExperience: () => track('join_user_experience', {}),
+    toggleMicMute: (state) => track('toggle_mic_mute', { state }),
+    toggleSpeakerMute: (state) => track('toggle_speaker_mute', { state }),
+    enterReverseChargingPage: (battery) =>
+      track('enter_reverse_charging_page', battery === undefined ? {} : { battery }),
+    reverseChargingStart: (battery) =>
+      track('reverse_charging_start', battery === undefined ? {} : { battery }),
+    reverseChargingEnd: (battery, durationS) =>
+      track('reverse_charging_end', {
+        ...(battery === undefined ? {} : { battery }),
+        ...(durationS === undefined ? {} : { duration_s: durationS }),
+      }),
+    enterUsbStorageMode: () => track('enter_usb_storage_mode', {}),
+    mechanicalHeightAdjust: () => track('mechanical_height_adjust', {}),
+    bind: () => track('bind_id', {}),
+    unbind: () => track('unbind_id', {}),
+  };
+
+  return {
+    get boot() {
+      return bootInfo;
+    },
+    session,
+    telemetry,
+    ota,
+    recorder,
+    uploader,
+    asr,
+    get bluetooth() {
+      return bluetooth;
+    },
+    ui,
+    client,
+    async start() {
+      if (started) return;
+      started = true;
+      const initStarted = now();
+      const initUptime = uptimeMs();
+      if (!(await credentials.readSlot(KEY_STORE_SLOT.serial))) {
+        await credentials.writeSlot(KEY_STORE_SLOT.serial, identity.serial);
+      }
+      if (identity.registrationSecret && !(await credentials.readEntry(DATABASE_ENTRY.registrationSecret))) {
+        await credentials.writeEntry(DATABASE_ENTRY.registrationSecret, identity.registrationSecret);
+      }
+      await track('init_start', { uptime_ms: initUptime });
+      const boot = await beginRun({
+        pidFile: paths.pidFile ?? PID_FILE,
+        powerOnFlagFile: paths.powerOnFlagFile ?? POWER_ON_FLAG_FILE,
+      });
+      bootInfo = { crashed: boot.crashed !== null, firstStartThisBoot: boot.firstStartThisBoot };
+      if (boot.crashed) {
+        logger.warn(`the previous run did not stop cleanly (pid ${boot.crashed.previousPid ?? 'unknown'})`);
+        await track('system_crash', { reason: boot.crashed.reason });
+      }
+      if (boot.firstStartThisBoot) {
+        const sizes = await (options.storage ?? (() => statfsSizes(paths.dataDir)))().catch(() => ({
+          totalMb: 0,
+          freeMb: 0,
+        }));
+        await track('device_power_on', { storage_total_mb: sizes.totalMb, storage_free_mb: sizes.freeMb });
+      }
+      await settingsChanged();
+      const recovered = await recorder.recover();
+      if (recovered.recordings.length > 0) {
+        logger.warn(
+          `recording: ${recovered.recordings.length} recording(s) interrupted by the previous run recovered`,
+        );
+      }
+      session.start();
+      unsubscribe.push(
+        bus.on('WifiConnected', ({ ssid }) => background('after connect', onConnected(ssid))),
+        bus.on('WifiDisconnected', () => {
+          void track('device_network_disconnect', {});
+        }),
+        bus.on('command', (c) => {
+          if (c.type === 'SettingsSaved') void settingsChanged();
+        }),
+      );
+      if (options.bluetooth) {
+        bluetooth = createBluetoothService({
+          port: options.bluetooth.port,
+          telemetry,
+          logger,
+          phoneBookPath: paths.phoneBookPath ?? PHONE_BOOK_PATH,
+          ...(options.bluetooth.probeIntervalMs !== undefined
+            ? { probeIntervalMs: options.bluetooth.probeIntervalMs }
+            : {}),
+        });
+        bluetooth
+          .info()
+          .then((i) => logger.info(`bluetooth: module ${i.name} ${i.version} (${i.mac})`))
+          .catch((error) => logger.warn(`bluetooth: ${(error as Error).message}`));
+      }
+      const details = bus.last('ConnectionDetails');
+      if (details?.ssid && details.ipv4) {
+        background('after connect', onConnected(details.ssid));
+      }
+      await track('init_end', { uptime_ms: uptimeMs(), duration_ms: now() - initStarted });
+    },
+    async stop({ powerOffType = 'shutdown' } = {}) {
+      if (!started) {
+        database.close();
+        recStore.close();
+        return;
+      }
+      started = false;
+      for (const u of unsubscribe.splice(0)) u();
+      session.stop();
+      ota.abort();
+      await Promise.all([...inflight]);
+      await ota.idle();
+      await recorder.close();
+      if (asr.state !== 'closed') await asr.closeAsrFeature().catch(() => {});
+      await asr.settled();
+      await uploader.idle();
+      const battery = await options.battery.read().catch(() => 'mains' as const);
+      await track('device_power_off', {
+        battery: battery === 'mains' ? 100 : battery,
+        power_off_type: powerOffType,
+      });
+      if (session.isReady()) await telemetry.flush();
+      await telemetry.close();
+      await bluetooth?.close();
+      if (!('client' in options.cloud)) await client.close();
+      recStore.close();
+      database.close();
+      await endRun({ pidFile: paths.pidFile ?? PID_FILE });
+    },
+    async initRecording(opts = {}) {
+      const mode = opts.mode ?? 0;
+      if (mode !== asr.mode) await asr.setTranscriptionMode(mode);
+      if (opts.language && opts.language !== asr.language) await asr.setTranscriptionLanguage(opts.language);
+      return recorder.init({ mode, language: opts.language ?? asr.language });
+    },
+    verifyDevicePassword(password) {
+      const record = settings()?.security.device_password ?? '';
+      return slaveVerifyDevPasswd(password, record === '' ? null : record, () => {
+        logger.info('pclink: asking the user to verify on the device');
+        options.showVerificationPage?.();
+      });
+    },
+    reportUiVerification(outcome) {
+      logger.info(
+        `pclink: UI verification result ${outcome.result}${outcome.result === 0 ? ` (${outcome.reason})` : ''}`,
+      );
+      options.onUiVerification?.(outcome);
+    },
+    versions() {
+      return { psp_firmware: versions.get('psp_firmware'), psp_model: versions.get('psp_model') };
+    },
+  };
+}
+
+/** An engine that accepts every call and produces nothing (a device without ASR). */
+export function createNullAsrEngine(): AsrEngine {
+  return {
+    open: async () => {},
+    close: async () => {},
+    pause: async () => {},
+    restart: async () => {},
+    switchType: async () => {},
+    setOnlyTrans: async () => {},
+    feed: () => {},
+  };
+}

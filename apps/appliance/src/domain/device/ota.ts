@@ -1,0 +1,297 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { CloudClient } from '@waved/psp-cloud';
+import {
+  type CommandRunner,
+  createDownloader,
+  createInstaller,
+  type DownloadProgress,
+  formatProgressLine,
+  type InstallStep,
+  isOtaError,
+  progressFilePath,
+  UPDATE_KINDS,
+  type UpdateDescriptor,
+  type UpdateKind,
+} from '@waved/swu-ota';
+import type { Logger } from '../../core/log/logger.js';
+import type { DeviceTelemetry } from './telemetry.js';
+
+/** Battery level in percent, or `'mains'` on external power. The device's fuel-gauge reader plugs in here. */
+export interface BatteryPort {
+  read(): Promise<number | 'mains'>;
+}
+
+/** What the terminal and the screen show while an update runs. */
+export type OtaEvent =
+  | { type: 'checking' }
+  | { type: 'up-to-date'; kind: UpdateKind }
+  | { type: 'check-failed'; kind: UpdateKind; message: string }
+  | { type: 'available'; kind: UpdateKind; version: string; forced: boolean; notes: string }
+  | {
+      type: 'progress';
+      kind: UpdateKind;
+      received: number;
+      total: number | undefined;
+      percent: number | undefined;
+      /** The curl-style bar line, as in the progress file. */
+      bar: string;
+    }
+  | { type: 'downloaded'; kind: UpdateKind; size: number; resumedBytes: number }
+  | { type: 'consent-required'; kind: UpdateKind; version: string; notes: string }
+  | { type: 'step'; kind: UpdateKind; step: InstallStep }
+  | { type: 'installed'; kind: UpdateKind; version: string }
+  | { type: 'failed'; kind: UpdateKind; stage: 'download' | 'install'; code: string; message: string };
+
+/** Installed versions per channel (kept in the appliance database). */
+export interface VersionStore {
+  get(kind: UpdateKind): string;
+  set(kind: UpdateKind, version: string): void;
+}
+
+export interface OtaServiceOptions {
+  client: Pick<CloudClient, 'getUpdateDescriptor'>;
+  telemetry: Pick<DeviceTelemetry, 'track'>;
+  versions: VersionStore;
+  battery: BatteryPort;
+  /** Asked for a non-forced update (the screen's consent dialog). */
+  consent: (info: { kind: UpdateKind; version: string; notes: string }) => Promise<boolean>;
+  /** Reboots once the package is installed. */
+  reboot: () => Promise<void>;
+  /** Directory of the packages: `software.swu` (spec B4) and `model.swu`. */
+  packageDir: string;
+  /** Directory of `curl_progress_<name>` (default /tmp). */
+  progressDir?: string;
+  /** `done` is written here after a download (default /tmp/swu.done). */
+  doneFile?: string;
+  /** Runs swupdate (real runner on a device; a fake installer in the simulator). */
+  run?: CommandRunner;
+  /** Trusted certificate for the CMS signature, passed to swupdate as `-k`. */
+  certificate?: string;
+  /** `board:revision` for swupdate `-H`. */
+  hardware?: string;
+  /** Minimum battery percent to install (default 30). */
+  minBattery?: number;
+  /** Durable checkpoint interval of the partial download (default 256 KiB). */
+  checkpointBytes?: number;
+  /** Extra CA for the package server; `insecure` mirrors the vendor's curl -k (logged). */
+  ca?: string | Buffer;
+  insecure?: boolean;
+  /** Language of the release notes to show (default en). */
+  language?: () => string;
+  onEvent?: (event: OtaEvent) => void;
+  logger: Logger;
+  now?: () => number;
+}
+
+export interface OtaService {
+  /** Checks firmware then model and updates what is offered; returns what was installed. */
+  checkNow(): Promise<UpdateKind[]>;
+  /** Stops a running check or download (shutdown); the partial download is kept for the next run. */
+  abort(): void;
+  /** Resolves when no check is running. */
+  idle(): Promise<void>;
+  readonly busy: boolean;
+}
+
+function packageName(kind: UpdateKind): string {
+  return kind === 'psp_firmware' ? 'software' : 'model';
+}
+
+function codeOf(error: unknown): string {
+  if (isOtaError(error)) return error.code;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : 'ERROR';
+}
+
+/**
+ * Spec States E: when Wi-Fi is connected, fetch the firmware descriptor then the model descriptor;
+ * download with resume (progress file, done file), compare the MD5, ask consent unless `forced`,
+ * check the battery, install with swupdate, reboot. Telemetry: `check_update`, `firmware_download`,
+ * `firmware_install` (with `result` ok / failed / declined / battery_low).
+ */
+export function createOtaService(options: OtaServiceOptions): OtaService {
+  const { client, telemetry, versions, logger } = options;
+  const now = options.now ?? Date.now;
+  const emit = (e: OtaEvent) => {
+    try {
+      options.onEvent?.(e);
+    } catch (error) {
+      logger.warn(`ota: event listener failed: ${(error as Error).message}`);
+    }
+  };
+  const notesOf = (d: UpdateDescriptor) => {
+    const lang = options.language?.() ?? 'en';
+    return (
+      d.descriptions[lang]?.html_note ??
+      d.descriptions.en?.html_note ??
+      Object.values(d.descriptions)[0]?.html_note ??
+      ''
+    );
+  };
+  let busy = false;
+  let controller: AbortController | null = null;
+  let running: Promise<unknown> | null = null;
+
+  async function update(kind: UpdateKind, d: UpdateDescriptor, signal: AbortSignal): Promise<boolean> {
+    const name = packageName(kind);
+    const dest = path.join(options.packageDir, `${name}.swu`);
+    emit({ type: 'available', kind, version: d.version, forced: d.forced, notes: notesOf(d) });
+    logger.info(`ota: ${kind} ${d.version} available${d.forced ? ' (forced)' : ''}`);
+    let lastTenth = -1;
+    const downloader = createDownloader({
+      dest,
+      name,
+      progressFile: progressFilePath(name, options.progressDir ?? '/tmp'),
+      doneFile: options.doneFile ?? '/tmp/swu.done',
+      checkpointBytes: options.checkpointBytes ?? 256 * 1024,
+      ...(options.ca ? { ca: options.ca } : {}),
+      ...(options.insecure ? { insecure: true } : {}),
+      progressIntervalMs: 100,
+      onProgress: (p: DownloadProgress) => {
+        const bar = formatProgressLine(p.received, p.total).trimEnd();
+        emit({ type: 'progress', kind, received: p.received, total: p.total, percent: p.percent, bar });
+        const tenth = p.percent === undefined ? -1 : Math.floor(p.percent / 10);
+        if (tenth > lastTenth) {
+          lastTenth = tenth;
+          logger.info(`ota: ${name} ${bar}`);
+        }
+      },
+      logger: { info: (m) => logger.info(`ota: ${m}`), warn: (m) => logger.warn(`ota: ${m}`) },
+    });
+    const started = now();
+    let file: string;
+    try {
+      const r = await downloader.download(d.download_url, { md5: d.file_md5, signal });
+      file = r.path;
+      emit({ type: 'downloaded', kind, size: r.size, resumedBytes: r.resumedBytes });
+      await telemetry.track('firmware_download', {
+        package: kind,
+        version: d.version,
+        result: 'ok',
+        duration_ms: now() - started,
+      });
+    } catch (error) {
+      const code = signal.aborted ? 'OTA_ABORTED' : codeOf(error);
+      emit({ type: 'failed', kind, stage: 'download', code, message: (error as Error).message });
+      logger.warn(
+        `ota: ${kind} download ${signal.aborted ? 'stopped' : 'failed'}: ${(error as Error).message}`,
+      );
+      await telemetry.track('firmware_download', {
+        package: kind,
+        version: d.version,
+        result: signal.aborted ? 'aborted' : 'failed',
+        duration_ms: now() - started,
+        error: code,
+      });
+      return false;
+    }
+
+    const installStarted = now();
+    const installer = createInstaller({
+      readBattery: () => options.battery.read(),
+      minBattery: options.minBattery ?? 30,
+      consent: async () => {
+        emit({ type: 'consent-required', kind, version: d.version, notes: notesOf(d) });
+        return options.consent({ kind, version: d.version, notes: notesOf(d) });
+      },
+      reboot: async () => {
+        await telemetry.track('firmware_install', {
+          package: kind,
+          version: d.version,
+          result: 'ok',
+          duration_ms: now() - installStarted,
+        });
+        // installed: the package has done its job and would only fill the storage
+        await fs.rm(file, { force: true });
+        await options.reboot();
+      },
+      ...(options.run ? { run: options.run } : {}),
+      ...(options.certificate ? { certificate: options.certificate } : {}),
+      ...(options.hardware ? { hardware: options.hardware } : {}),
+      logger: { info: (m) => logger.info(`ota: ${m}`), warn: (m) => logger.warn(`ota: ${m}`) },
+    });
+    try {
+      await installer.install(file, d, {
+        signal,
+        onStep: (step) => {
+          emit({ type: 'step', kind, step });
+          // persisted before the reboot, so the next check does not offer the same package again
+          if (step === 'installed') versions.set(kind, d.version);
+        },
+      });
+      emit({ type: 'installed', kind, version: d.version });
+      logger.info(`ota: ${kind} ${d.version} installed`);
+      return true;
+    } catch (error) {
+      const code = codeOf(error);
+      const result =
+        code === 'OTA_CONSENT_DECLINED' ? 'declined' : code === 'OTA_BATTERY_LOW' ? 'battery_low' : 'failed';
+      emit({ type: 'failed', kind, stage: 'install', code, message: (error as Error).message });
+      logger.warn(`ota: ${kind} ${d.version} not installed: ${(error as Error).message}`);
+      if (code !== 'OTA_REBOOT_FAILED') {
+        await telemetry.track('firmware_install', {
+          package: kind,
+          version: d.version,
+          result,
+          duration_ms: now() - installStarted,
+          error: code,
+        });
+      }
+      return false;
+    }
+  }
+
+  async function check(): Promise<UpdateKind[]> {
+    busy = true;
+    controller = new AbortController();
+    const { signal } = controller;
+    const installed: UpdateKind[] = [];
+    try {
+      emit({ type: 'checking' });
+      await telemetry.track('check_update', {});
+      for (const kind of UPDATE_KINDS) {
+        if (signal.aborted) break;
+        let descriptor: UpdateDescriptor | null;
+        try {
+          descriptor = await client.getUpdateDescriptor(kind, { version: versions.get(kind) });
+        } catch (error) {
+          emit({ type: 'check-failed', kind, message: (error as Error).message });
+          logger.warn(`ota: ${kind} check failed: ${(error as Error).message}`);
+          continue;
+        }
+        if (!descriptor || descriptor.version === versions.get(kind)) {
+          emit({ type: 'up-to-date', kind });
+          continue;
+        }
+        if (await update(kind, descriptor, signal)) installed.push(kind);
+      }
+    } finally {
+      busy = false;
+      controller = null;
+    }
+    return installed;
+  }
+
+  return {
+    get busy() {
+      return busy;
+    },
+    checkNow() {
+      if (busy) return Promise.resolve([]);
+      const p = check();
+      running = p;
+      return p;
+    },
+    abort() {
+      controller?.abort();
+    },
+    async idle() {
+      while (running) {
+        const p = running;
+        await p.catch(() => {});
+        if (running === p) running = null;
+      }
+    },
+  };
+}
