@@ -48,7 +48,7 @@ describe('appliance and recordings databases', () => {
   });
 
   it('survives prepared statements being garbage-collected (better-sqlite3 13 under Node 24)', () => {
-    const hooks = fileURLToPath(new URL('./fixtures/ts-resolve.mjs', import.meta.url));
+    const hooks = fileURLToPath(import.meta.resolve('@waved/test-lab/ts-hooks'));
     const script = fileURLToPath(new URL('./fixtures/sqlite-gc.ts', import.meta.url));
     const out = execFileSync(process.execPath, ['--no-warnings', '--import', hooks, script, dir.path], {
       encoding: 'utf8',

@@ -7,7 +7,7 @@ import type { OtaEvent } from '../../src/domain/device/ota.js';
 import { fakeSwupdateRunner } from '../../src/sim/device.js';
 import { type Harness, type OtaHarness, received, startHarness, startOtaHarness } from './helpers.js';
 
-const hooks = fileURLToPath(new URL('./fixtures/ts-resolve.mjs', import.meta.url));
+const hooks = fileURLToPath(import.meta.resolve('@waved/test-lab/ts-hooks'));
 const child = fileURLToPath(new URL('./fixtures/device-child.ts', import.meta.url));
 
 describe('OTA against the reference cloud', () => {

@@ -7,7 +7,7 @@ import { generatedSample } from '../../src/domain/device/recording/audio.js';
 import { decodeWavHeader } from '../../src/domain/device/recording/wav.js';
 import { type Harness, received, startHarness } from './helpers.js';
 
-const hooks = fileURLToPath(new URL('./fixtures/ts-resolve.mjs', import.meta.url));
+const hooks = fileURLToPath(import.meta.resolve('@waved/test-lab/ts-hooks'));
 const child = fileURLToPath(new URL('./fixtures/device-child.ts', import.meta.url));
 
 describe('kill -9 while recording', () => {

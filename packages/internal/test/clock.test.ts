@@ -1,0 +1,44 @@
+import { describe, expect, it, vi } from 'vitest';
+import { type Clock, sleep, systemClock } from '../src/index.js';
+
+describe('systemClock', () => {
+  it('tells the time and runs one-shot timers that can be cancelled', async () => {
+    const before = Date.now();
+    expect(systemClock.now()).toBeGreaterThanOrEqual(before);
+    const fired: string[] = [];
+    const a = systemClock.setTimeout(() => fired.push('a'), 5);
+    systemClock.setTimeout(() => fired.push('b'), 5);
+    systemClock.clearTimeout(a);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(fired).toEqual(['b']);
+  });
+});
+
+describe('sleep', () => {
+  it('waits on the given clock, so a manual clock drives it', async () => {
+    const timers: Array<{ at: number; fn: () => void }> = [];
+    let now = 0;
+    const manual: Clock = {
+      now: () => now,
+      setTimeout: (fn, ms) => timers.push({ at: now + ms, fn }),
+      clearTimeout: () => {},
+    };
+    const done = vi.fn();
+    void sleep(manual, 300_000).then(done);
+    now = 300_000;
+    for (const t of timers.splice(0)) if (t.at <= now) t.fn();
+    await Promise.resolve();
+    expect(done).toHaveBeenCalled();
+  });
+
+  it('rejects with the abort reason and cancels its timer', async () => {
+    const cleared: unknown[] = [];
+    const clock: Clock = { ...systemClock, clearTimeout: (h) => cleared.push(h) };
+    const controller = new AbortController();
+    const p = sleep(clock, 60_000, controller.signal);
+    controller.abort(new Error('stopped'));
+    await expect(p).rejects.toThrow('stopped');
+    expect(cleared).toHaveLength(1);
+    await expect(sleep(clock, 1, controller.signal)).rejects.toThrow('stopped');
+  });
+});
