@@ -372,7 +372,8 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
   if (!values['no-cloud'] && !device) {
     try {
       const { createCloudServer } = await import('@waved/psp-cloud/server');
-      cloud = await createCloudServer().listen({ host: '127.0.0.1', port: 0 });
+      // a loopback simulator: any device may register
+      cloud = await createCloudServer({ openRegistration: true }).listen({ host: '127.0.0.1', port: 0 });
     } catch (error) {
       logger.warn('reference cloud server not started:', (error as Error).message);
     }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Agent, fetch } from 'undici';
 import * as cloud from '../dist/index.js';
 import { createCloudServer } from '../dist/server.js';
+import { createSqliteTelemetryStore } from '../dist/sqlite.js';
 
 const rate = (n, ms) => ((n / ms) * 1000).toFixed(0).padStart(8);
 
@@ -46,12 +47,16 @@ console.log(
 
 // 2. round trips
 const server = createCloudServer({
+  devices: [{ serial: 'B', secret: 'f' }],
+  requireSignedUpdateChecks: true,
   ota: { psp_firmware: { version: '9', data: new Uint8Array(64), fileName: 'p.swu' } },
 });
 const l = await server.listen();
 const client = cloud.createCloudClient({
   baseUrl: l.url,
   credentials: cloud.createMemoryCredentialStore({ serial: 'B', registrationSecret: 'f' }),
+  firmwareVersion: '1',
+  signedUpdateChecks: true,
 });
 await client.register();
 const R = 1500;
@@ -71,7 +76,7 @@ console.log(
 
 // 3. telemetry
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'psp-cloud-bench-'));
-const store = cloud.createSqliteTelemetryStore({ path: path.join(dir, 'q.db') });
+const store = createSqliteTelemetryStore({ path: path.join(dir, 'q.db') });
 const queue = cloud.createTelemetryQueue({
   store,
   send: (b) => client.sendTelemetry(b),

@@ -1,30 +1,35 @@
-/** Time source and sleeper; inject a fake one so backoff and flush intervals run in milliseconds. */
+/** Time source and timers; inject a fake one so backoff, stall timeouts and flush intervals run in milliseconds. */
 export interface Clock {
   /** Unix time in milliseconds. */
   now(): number;
-  /** Resolves after `ms`; rejects with the signal's reason when `signal` aborts first. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
 }
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(signal.reason);
-        return;
-      }
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal?.reason);
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
+
+/** Resolves after `ms` of `clock` time; rejects with the signal's reason when `signal` aborts first. */
+export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clock.clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = clock.setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
 
 /** Structured logger; every method optional. The package never passes a secret to it. */
 export interface Logger {

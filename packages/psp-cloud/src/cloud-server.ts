@@ -1,13 +1,17 @@
 // Reference cloud server (h3): the same route table as the client, signature verification, devices,
-// tokens, update descriptors and packages with Range, uploads, notices and de-duplicated telemetry.
+// tokens, update descriptors and packages with Range, resumable uploads, notices and de-duplicated
+// telemetry. Every piece of its state has a bound.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { H3, type H3Event, toNodeHandler } from 'h3';
-import { type Clock, type Logger, systemClock } from './clock.js';
-import { ANALYTICS_APP_ID, SIGNATURE_WINDOW_SECONDS } from './constants.js';
+import type { Clock, Logger } from './clock.js';
+import { ANALYTICS_APP_ID, SIGNATURE_WINDOW_SECONDS, UPLOAD_CHUNK_BYTES } from './constants.js';
 import { UPDATE_KINDS, type UpdateDescriptor, type UpdateKind } from './descriptor.js';
+import { CloudError } from './errors.js';
 import { parseRange } from './http-range.js';
 import {
   type RouteName,
@@ -47,32 +51,65 @@ export interface InterceptedRequest {
   count: number;
 }
 
+/** Bounds of the server's state; every one has a default. */
+export interface CloudServerLimits {
+  /** Registered devices (default 10 000); registration beyond answers 503 `SERVER_FULL`. */
+  devices?: number;
+  /** Live tokens per device (default 4); a new one revokes the oldest. */
+  tokensPerDevice?: number;
+  /** Nonces remembered (default 100 000); beyond, signed requests answer 503 `NONCE_CACHE_FULL`. */
+  nonces?: number;
+  /** Nonces one serial may hold (default a tenth of `nonces`); beyond, 429 `NONCE_RATE_LIMITED`. */
+  noncesPerSerial?: number;
+  /** Telemetry events kept for `telemetry()` and remembered for de-duplication (default 100 000). */
+  telemetryEvents?: number;
+  /** Notices kept for `notices()` (default 10 000), oldest dropped first. */
+  notices?: number;
+  /** Largest JSON body (default 1 MiB). */
+  jsonBytes?: number;
+  /** Largest meeting file (default 256 MiB). */
+  uploadBytes?: number;
+  /** Bytes of uploads held, finished and reserved by open ones (default 256 MiB); oldest finished dropped first. */
+  storedUploadBytes?: number;
+  /** Finished uploads kept (default 10 000), oldest dropped first. */
+  uploads?: number;
+  /** Open uploads (default 64); beyond, 503 `UPLOAD_CAPACITY`. */
+  openUploads?: number;
+  /** Chunk size the server asks for and accepts (default 4 MiB). */
+  chunkBytes?: number;
+  /** An open upload without a chunk for this long is dropped (default 24 h). */
+  uploadIdleSeconds?: number;
+  /** Concurrent connections per listening socket (default 512). */
+  connections?: number;
+}
+
 export interface CloudServerOptions {
   routes?: RouteOverrides;
-  /** Server clock (signature window, token expiry). */
+  /** Server clock (signature window, token expiry); only `now` is used. */
   clock?: Pick<Clock, 'now'>;
   logger?: Logger;
   /** Accepted timestamp distance in seconds (default 300). */
   windowSeconds?: number;
-  /** Bound of the nonce replay cache (default 100 000 entries; the oldest are evicted first). */
-  nonceCacheSize?: number;
   /**
    * Devices known in advance with their factory secrets; with `deviceSecret` and `salt` they start
-   * out registered (fixtures, signature vectors).
+   * out registered (fixtures, signature vectors). Known serials register without an enrolment key.
    */
   devices?: ReadonlyArray<{ serial: string; secret: string; deviceSecret?: string; salt?: string }>;
-  /** Accept registration from serials not in `devices` (default true). */
+  /** New serials register when they send this key in `X-Enrolment-Key`. */
+  enrolmentKey?: string;
+  /** Any serial registers on first use, no key needed (default false: a simulator's choice). */
   openRegistration?: boolean;
   /** Device token lifetime (default 3600 s). */
   tokenTtlSeconds?: number;
+  /** Refuse update checks that are not signed with `device_secret` (default false: the spec's plain GET). */
+  requireSignedUpdateChecks?: boolean;
   /** Releases to serve from the start. */
   ota?: Partial<Record<UpdateKind, OtaRelease>>;
   /** Put the server's canonical string (salt redacted) in SIGNATURE_MISMATCH answers (default true). */
   revealCanonicalOnMismatch?: boolean;
-  /** Largest JSON body (default 1 MiB). */
-  maxJsonBytes?: number;
-  /** Largest uploaded meeting file (default 256 MiB). */
-  maxUploadBytes?: number;
+  /** Keep finished uploads as files (mode 0600) in this directory instead of memory. */
+  uploadDir?: string;
+  limits?: CloudServerLimits;
   /** Test hook: return a Response to answer a request instead of the server (fault injection). */
   intercept?(request: InterceptedRequest): Response | undefined | Promise<Response | undefined>;
   /** Test hook: awaited after a telemetry batch was stored and before the answer is sent. */
@@ -93,7 +130,21 @@ export interface ReceivedUpload {
   fileName: string;
   size: number;
   sha256: string;
-  data: Uint8Array;
+  /** The bytes, when the server keeps uploads in memory. */
+  data?: Uint8Array;
+  /** The file, when the server was given `uploadDir`. */
+  path?: string;
+}
+
+export interface UploadStats {
+  /** Chunks appended to an upload. */
+  chunks: number;
+  /** Bytes appended: with resumes, still each byte of each file once. */
+  bytes: number;
+  /** Chunks refused because their offset was not where the upload stood. */
+  misplaced: number;
+  /** Open uploads. */
+  open: number;
 }
 
 export interface ReceivedNotice {
@@ -110,8 +161,10 @@ export interface ListenOptions {
 }
 
 export interface ListeningServer {
-  url: string;
+  address: string;
   port: number;
+  url: string;
+  /** Stops this listener and drops its connections. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -121,14 +174,17 @@ export interface CloudServer {
   /** WHATWG fetch handler (for in-process use without a socket). */
   fetch(request: Request): Promise<Response>;
   listen(options?: ListenOptions): Promise<ListeningServer>;
+  /** Closes every listener. Idempotent. */
+  close(): Promise<void>;
   /** Offers a release; returns the descriptor devices will get (relative download path). */
   publishUpdate(kind: UpdateKind, release: OtaRelease): { fileName: string; md5: string };
   withdrawUpdate(kind: UpdateKind): void;
   devices(): RegisteredDevice[];
-  /** Unique telemetry events, in arrival order. */
+  /** Unique telemetry events, in arrival order (the newest `limits.telemetryEvents`). */
   telemetry(): TelemetryEvent[];
-  telemetryStats(): { batches: number; received: number; duplicates: number };
+  telemetryStats(): { batches: number; received: number; duplicates: number; dropped: number };
   uploads(): ReceivedUpload[];
+  uploadStats(): UploadStats;
   notices(): ReceivedNotice[];
   /** The last password-recovery code sent to a device (the "SMS" a test reads). */
   passwordCode(serial: string): string | undefined;
@@ -141,28 +197,37 @@ export interface CloudServer {
 export type CloudServerErrorCode =
   | VerifyFailure
   | 'UNKNOWN_DEVICE'
+  | 'ENROLMENT_REQUIRED'
   | 'TOKEN_MISSING'
   | 'TOKEN_INVALID'
   | 'TOKEN_EXPIRED'
   | 'BAD_REQUEST'
   | 'PAYLOAD_TOO_LARGE'
   | 'NOT_FOUND'
-  | 'CONFLICT';
+  | 'CONFLICT'
+  | 'SERVER_FULL'
+  | 'UPLOAD_CAPACITY'
+  | 'UPLOAD_UNKNOWN'
+  | 'OFFSET_MISMATCH'
+  | 'UPLOAD_HASH_MISMATCH';
 
 class RequestError extends Error {
   readonly status: number;
   readonly code: CloudServerErrorCode;
   readonly extra: Record<string, unknown>;
+  readonly headers: Record<string, string>;
   constructor(
     status: number,
     code: CloudServerErrorCode,
     message: string,
     extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
   ) {
     super(message);
     this.status = status;
     this.code = code;
     this.extra = extra;
+    this.headers = headers;
   }
 }
 
@@ -182,6 +247,26 @@ interface PackageRecord {
   fileName: string;
   md5: string;
   etag: string;
+}
+
+interface OpenUpload {
+  id: string;
+  key: string;
+  serial: string;
+  meetingId: string;
+  fileName: string;
+  size: number;
+  sha256: string;
+  received: number;
+  hash: crypto.Hash;
+  chunks: Buffer[];
+  path?: string;
+  touched: number;
+}
+
+interface FinishedUpload extends ReceivedUpload {
+  id: string;
+  key: string;
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -216,31 +301,59 @@ async function readLimited(
   return Buffer.concat(chunks, total);
 }
 
+/** Drops the oldest entries of an insertion-ordered collection beyond `max`. */
+function trim<T>(list: T[], max: number): number {
+  const over = list.length - max;
+  if (over > 0) list.splice(0, over);
+  return Math.max(0, over);
+}
+
 export function createCloudServer(options: CloudServerOptions = {}): CloudServer {
   const routes = resolveRoutes(options.routes);
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock ?? { now: () => Date.now() };
   const log = options.logger ?? {};
   const windowSeconds = options.windowSeconds ?? SIGNATURE_WINDOW_SECONDS;
+  const lim = options.limits ?? {};
+  const maxDevices = lim.devices ?? 10_000;
+  const tokensPerDevice = Math.max(1, lim.tokensPerDevice ?? 4);
+  const maxNonces = lim.nonces ?? 100_000;
   const nonces = createNonceCache({
     ttlSeconds: 2 * windowSeconds,
-    maxEntries: options.nonceCacheSize ?? 100_000,
+    maxEntries: maxNonces,
+    maxPerSerial: lim.noncesPerSerial ?? Math.max(1, Math.floor(maxNonces / 10)),
   });
-  const openRegistration = options.openRegistration ?? true;
+  const maxEvents = lim.telemetryEvents ?? 100_000;
+  const maxNotices = lim.notices ?? 10_000;
+  const maxJson = lim.jsonBytes ?? 1024 * 1024;
+  const maxUpload = lim.uploadBytes ?? 256 * 1024 * 1024;
+  const maxStored = lim.storedUploadBytes ?? 256 * 1024 * 1024;
+  const maxOpenUploads = lim.openUploads ?? 64;
+  const maxFinished = Math.max(1, lim.uploads ?? 10_000);
+  const chunkBytes = lim.chunkBytes ?? UPLOAD_CHUNK_BYTES;
+  const uploadIdleMs = (lim.uploadIdleSeconds ?? 86_400) * 1000;
+  const maxConnections = lim.connections ?? 512;
+  const openRegistration = options.openRegistration ?? false;
+  const enrolmentKey = options.enrolmentKey;
   const tokenTtl = options.tokenTtlSeconds ?? 3600;
-  const maxJson = options.maxJsonBytes ?? 1024 * 1024;
-  const maxUpload = options.maxUploadBytes ?? 256 * 1024 * 1024;
   const revealCanonical = options.revealCanonicalOnMismatch ?? true;
+  const uploadDir = options.uploadDir;
+  if (uploadDir) fs.mkdirSync(uploadDir, { recursive: true, mode: 0o700 });
 
   const factory = new Map((options.devices ?? []).map((d) => [d.serial, d.secret]));
   const devices = new Map<string, DeviceRecord>();
+  // token -> owner; insertion order = issue order, and every token lives tokenTtl: the front expires first
   const tokens = new Map<string, { serial: string; expiresAt: number }>();
+  const tokensOf = new Map<string, string[]>();
   const packages = new Map<UpdateKind, PackageRecord>();
   const telemetry: TelemetryEvent[] = [];
   const seenEvents = new Set<string>();
-  const tstats = { batches: 0, received: 0, duplicates: 0 };
-  const uploads: ReceivedUpload[] = [];
+  const tstats = { batches: 0, received: 0, duplicates: 0, dropped: 0 };
+  const open = new Map<string, OpenUpload>(); // by upload id
+  const openByKey = new Map<string, string>();
+  const finished: FinishedUpload[] = [];
+  const ustats = { chunks: 0, bytes: 0, misplaced: 0 };
   const notices: ReceivedNotice[] = [];
-  const codes = new Map<string, string>();
+  const codes = new Map<string, { code: string; expiresAt: number; attempts: number }>();
   const rejections: Record<string, number> = {};
   const counts = new Map<RouteName, number>();
   const nowSeconds = () => Math.floor(clock.now() / 1000);
@@ -258,9 +371,11 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
   }
 
   function publishUpdate(kind: UpdateKind, release: OtaRelease) {
-    if (!UPDATE_KINDS.includes(kind)) throw new TypeError(`unknown update kind ${kind}`);
+    if (!UPDATE_KINDS.includes(kind)) throw new CloudError('CLOUD_OPTIONS', `unknown update kind ${kind}`);
     const fileName = release.fileName ?? `${kind}-${release.version}.swu`;
-    if (!/^[A-Za-z0-9._-]{1,128}$/.test(fileName)) throw new TypeError(`bad package file name ${fileName}`);
+    if (!/^[A-Za-z0-9._-]{1,128}$/.test(fileName)) {
+      throw new CloudError('CLOUD_OPTIONS', `bad package file name ${fileName}`);
+    }
     const md5 = crypto.createHash('md5').update(release.data).digest('hex');
     packages.set(kind, { kind, release, fileName, md5, etag: `"${md5}"` });
     log.info?.('update published', { kind, version: release.version, bytes: release.data.length });
@@ -276,9 +391,10 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
     status: number,
     message: string,
     extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
   ) {
     rejections[code] = (rejections[code] ?? 0) + 1;
-    return new RequestError(status, code, message, extra);
+    return new RequestError(status, code, message, extra, headers);
   }
 
   interface Authed {
@@ -287,11 +403,37 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
     json: Record<string, unknown>;
     url: URL;
     req: Request;
-    upload?: { sha256: string };
+  }
+
+  function expireTokens() {
+    const now = nowSeconds();
+    for (const [t, v] of tokens) {
+      if (v.expiresAt > now) break;
+      dropToken(t);
+    }
+  }
+  function dropToken(t: string) {
+    const v = tokens.get(t);
+    if (!v) return;
+    tokens.delete(t);
+    const list = tokensOf.get(v.serial);
+    if (!list) return;
+    const i = list.indexOf(t);
+    if (i >= 0) list.splice(i, 1);
+    if (list.length === 0) tokensOf.delete(v.serial);
   }
 
   async function authenticate(name: RouteName, spec: RouteSpec, req: Request, url: URL): Promise<Authed> {
     const pathAndQuery = url.pathname + url.search;
+    const descriptorRoute = name === 'firmwareDescriptor' || name === 'modelDescriptor';
+    if (descriptorRoute && spec.auth === 'none' && !options.requireSignedUpdateChecks) {
+      // the spec's plain GET: the serial and the firmware version in two headers, nothing signed
+      const serial = req.headers.get('x-device-serial');
+      if (!serial || serial.length > 128) throw reject('BAD_REQUEST', 400, 'X-Device-Serial is required');
+      if (!req.headers.get('x-device-version'))
+        throw reject('BAD_REQUEST', 400, 'X-Device-Version is required');
+      return { serial, body: new Uint8Array(0), json: {}, url, req };
+    }
     const h = readSignatureHeaders(req.headers);
     if (!h) throw reject('SIGNATURE_MISSING', 401, 'signature headers missing or malformed');
     if (Math.abs(nowSeconds() - h.timestamp) > windowSeconds) {
@@ -300,12 +442,39 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
         server_time: nowSeconds(),
       });
     }
-    const isUpload = name === 'meetingUpload';
+    let key: string | undefined;
+    let salt = '';
+    const isChunk = name === 'uploadChunk';
+    if (spec.auth !== 'factory') {
+      const d = devices.get(h.serial);
+      if (!d) throw reject('UNKNOWN_DEVICE', 401, 'the device is not registered');
+      key = d.deviceSecret;
+      salt = d.salt;
+    } else {
+      key = factory.get(h.serial) ?? devices.get(h.serial)?.factorySecret;
+      if (key === undefined) {
+        // a new serial: admitted with the enrolment key, or by an open server
+        const offered = req.headers.get('x-enrolment-key');
+        const admitted =
+          openRegistration ||
+          (enrolmentKey !== undefined && offered !== null && timingSafeEqualHex(offered, enrolmentKey));
+        if (!admitted) {
+          throw reject(
+            'ENROLMENT_REQUIRED',
+            403,
+            'this serial is unknown: registration needs an enrolment key',
+          );
+        }
+        if (devices.size >= maxDevices) {
+          throw reject('SERVER_FULL', 503, 'the server holds its maximum of devices');
+        }
+      }
+    }
     const hash = crypto.createHash('sha256');
-    const body = await readLimited(req, isUpload ? maxUpload : maxJson, (c) => hash.update(c));
+    const body = await readLimited(req, isChunk ? chunkBytes : maxJson, (c) => hash.update(c));
     const bodySha256 = hash.digest('hex');
     let parsed: Record<string, unknown> = {};
-    if (!isUpload && body.length > 0) {
+    if (!isChunk && body.length > 0) {
       try {
         const v = JSON.parse(Buffer.from(body).toString('utf8')) as unknown;
         if (!isObject(v)) throw new Error('not an object');
@@ -314,17 +483,10 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
         throw reject('BAD_REQUEST', 400, 'the body is not a JSON object');
       }
     }
-    let key: string | undefined;
-    let salt = '';
-    if (spec.auth === 'factory') {
-      key = factory.get(h.serial) ?? devices.get(h.serial)?.factorySecret;
-      if (key === undefined && openRegistration && typeof parsed.secret === 'string') key = parsed.secret;
-      if (key === undefined) throw reject('UNKNOWN_DEVICE', 403, 'this serial may not register');
-    } else {
-      const d = devices.get(h.serial);
-      if (!d) throw reject('UNKNOWN_DEVICE', 401, 'the device is not registered');
-      key = d.deviceSecret;
-      salt = d.salt;
+    if (key === undefined) {
+      // a new serial signs its registration with the factory secret it sends
+      if (typeof parsed.secret !== 'string') throw reject('BAD_REQUEST', 400, 'secret must be a string');
+      key = parsed.secret;
     }
     const result = verifySignature({
       method: req.method,
@@ -343,27 +505,25 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
       if (result.code === 'SIGNATURE_MISMATCH' && revealCanonical && result.canonical) {
         extra.canonical = redactCanonical(result.canonical);
       }
+      if (result.code === 'NONCE_CACHE_FULL' || result.code === 'NONCE_RATE_LIMITED') {
+        const retry = { 'retry-after': String(nonces.retryAfter(nowSeconds())) };
+        throw reject(result.code, result.code === 'NONCE_CACHE_FULL' ? 503 : 429, result.message, {}, retry);
+      }
       throw reject(result.code, 401, result.message, extra);
     }
     if (spec.auth === 'token') {
       const auth = req.headers.get('authorization') ?? '';
       const m = /^Bearer ([A-Za-z0-9_-]{16,128})$/.exec(auth);
       if (!m) throw reject('TOKEN_MISSING', 401, 'Authorization: Bearer <device token> is required');
+      expireTokens();
       const t = tokens.get(m[1]!);
       if (!t || t.serial !== h.serial) throw reject('TOKEN_INVALID', 401, 'unknown device token');
       if (t.expiresAt <= nowSeconds()) {
-        tokens.delete(m[1]!);
+        dropToken(m[1]!);
         throw reject('TOKEN_EXPIRED', 401, 'the device token expired');
       }
     }
-    return {
-      serial: h.serial,
-      body,
-      json: parsed,
-      url,
-      req,
-      ...(isUpload ? { upload: { sha256: bodySha256 } } : {}),
-    };
+    return { serial: h.serial, body, json: parsed, url, req };
   }
 
   const str = (v: unknown, what: string, max = 256): string => {
@@ -385,6 +545,157 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
     };
   }
 
+  // ---- uploads: bounded bytes (finished + reserved by open uploads), bounded open uploads ----
+  const heldBytes = () =>
+    finished.reduce((n, f) => n + f.size, 0) + [...open.values()].reduce((n, u) => n + u.size, 0);
+
+  async function dropOpen(u: OpenUpload) {
+    open.delete(u.id);
+    if (openByKey.get(u.key) === u.id) openByKey.delete(u.key);
+    u.chunks = [];
+    if (u.path) await fs.promises.rm(u.path, { force: true });
+  }
+  async function dropFinished(i: number) {
+    const [f] = finished.splice(i, 1);
+    if (f?.path) await fs.promises.rm(f.path, { force: true });
+  }
+  async function sweepUploads() {
+    const now = clock.now();
+    for (const u of [...open.values()]) if (now - u.touched > uploadIdleMs) await dropOpen(u);
+  }
+
+  async function uploadStart(a: Authed): Promise<Response> {
+    const meetingId = str(a.json.meeting_id, 'meeting_id');
+    const fileName = str(a.json.file_name, 'file_name');
+    const size = a.json.size;
+    const sha256 = a.json.sha256;
+    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) {
+      throw reject('BAD_REQUEST', 400, 'size must be a whole number of bytes');
+    }
+    if (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256)) {
+      throw reject('BAD_REQUEST', 400, 'sha256 must be 64 lowercase hex digits');
+    }
+    if (size > maxUpload)
+      throw reject('PAYLOAD_TOO_LARGE', 413, `a meeting file is at most ${maxUpload} bytes`);
+    const key = `${a.serial}\n${meetingId}\n${fileName}`;
+    const done = finished.find((f) => f.key === key);
+    if (done && done.size === size && done.sha256 === sha256) {
+      return json(200, {
+        upload_id: done.id,
+        received: size,
+        chunk_bytes: chunkBytes,
+        complete: true,
+        file_id: `${meetingId}/${fileName}`,
+        size,
+        sha256,
+      });
+    }
+    await sweepUploads();
+    const existingId = openByKey.get(key);
+    const existing = existingId ? open.get(existingId) : undefined;
+    if (existing && existing.size === size && existing.sha256 === sha256) {
+      existing.touched = clock.now();
+      return json(200, { upload_id: existing.id, received: existing.received, chunk_bytes: chunkBytes });
+    }
+    if (existing) await dropOpen(existing); // the same name with other content: start over
+    if (open.size >= maxOpenUploads) {
+      throw reject('UPLOAD_CAPACITY', 503, 'too many open uploads', {}, { 'retry-after': '60' });
+    }
+    // make room: the oldest finished uploads go first
+    while (heldBytes() + size > maxStored && finished.length > 0) await dropFinished(0);
+    if (heldBytes() + size > maxStored) {
+      throw reject(
+        'UPLOAD_CAPACITY',
+        503,
+        'the server holds its maximum of upload bytes',
+        {},
+        { 'retry-after': '60' },
+      );
+    }
+    const id = crypto.randomBytes(16).toString('hex');
+    const u: OpenUpload = {
+      id,
+      key,
+      serial: a.serial,
+      meetingId,
+      fileName,
+      size,
+      sha256,
+      received: 0,
+      hash: crypto.createHash('sha256'),
+      chunks: [],
+      touched: clock.now(),
+    };
+    if (uploadDir) {
+      u.path = path.join(uploadDir, `${id}.part`);
+      await fs.promises.writeFile(u.path, new Uint8Array(0), { mode: 0o600 });
+    }
+    open.set(id, u);
+    openByKey.set(key, id);
+    log.info?.('meeting file upload started', { serial: a.serial, meetingId, size });
+    return json(200, { upload_id: id, received: 0, chunk_bytes: chunkBytes });
+  }
+
+  async function uploadChunk(a: Authed): Promise<Response> {
+    const id = str(a.url.searchParams.get('upload_id'), 'upload_id', 64);
+    const offsetText = a.url.searchParams.get('offset') ?? '';
+    if (!/^\d{1,15}$/.test(offsetText)) throw reject('BAD_REQUEST', 400, 'offset must be a whole number');
+    const offset = Number(offsetText);
+    const u = open.get(id);
+    if (!u || u.serial !== a.serial)
+      throw reject('UPLOAD_UNKNOWN', 404, 'no such open upload: start it again');
+    u.touched = clock.now();
+    if (offset !== u.received) {
+      ustats.misplaced++;
+      throw reject('OFFSET_MISMATCH', 409, `the upload stands at ${u.received}`, { received: u.received });
+    }
+    const bytes = a.body;
+    if (bytes.length === 0 || u.received + bytes.length > u.size) {
+      throw reject('BAD_REQUEST', 400, `a chunk holds 1..${u.size - u.received} bytes here`);
+    }
+    if (u.path) await fs.promises.appendFile(u.path, bytes);
+    else u.chunks.push(Buffer.from(bytes));
+    u.hash.update(bytes);
+    u.received += bytes.length;
+    ustats.chunks++;
+    ustats.bytes += bytes.length;
+    if (u.received < u.size) return json(200, { received: u.received });
+    const sha256 = u.hash.digest('hex');
+    if (sha256 !== u.sha256) {
+      await dropOpen(u);
+      throw reject('UPLOAD_HASH_MISMATCH', 422, 'the file does not match its sha256: upload it again');
+    }
+    open.delete(u.id);
+    openByKey.delete(u.key);
+    const previous = finished.findIndex((f) => f.key === u.key);
+    if (previous >= 0) await dropFinished(previous);
+    const rec: FinishedUpload = {
+      id: u.id,
+      key: u.key,
+      serial: u.serial,
+      meetingId: u.meetingId,
+      fileName: u.fileName,
+      size: u.size,
+      sha256,
+    };
+    if (u.path) {
+      rec.path = u.path.slice(0, -'.part'.length);
+      await fs.promises.rename(u.path, rec.path);
+    } else {
+      rec.data = Buffer.concat(u.chunks, u.size);
+    }
+    finished.push(rec);
+    while (finished.length > maxFinished) await dropFinished(0);
+    log.info?.('meeting file received', { serial: u.serial, meetingId: u.meetingId, bytes: u.size });
+    return json(200, {
+      received: u.size,
+      complete: true,
+      file_id: `${u.meetingId}/${u.fileName}`,
+      size: u.size,
+      sha256,
+    });
+  }
+
   const handlers: Record<Exclude<RouteName, 'otaPackage'>, (a: Authed) => Response | Promise<Response>> = {
     register(a) {
       const clientVersion = str(a.json.client_version, 'client_version', 64);
@@ -397,6 +708,8 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
       if (!timingSafeEqualHex(secret, expected)) throw reject('UNKNOWN_DEVICE', 403, 'wrong device secret');
       let d = devices.get(a.serial);
       if (!d) {
+        if (devices.size >= maxDevices)
+          throw reject('SERVER_FULL', 503, 'the server holds its maximum of devices');
         d = {
           serial: a.serial,
           factorySecret: secret,
@@ -424,8 +737,13 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
         timingSafeEqualHex(str(a.json.salt, 'salt', 512), d.salt) &&
         timingSafeEqualHex(str(a.json.secret, 'secret', 512), d.factorySecret);
       if (!ok) throw reject('UNKNOWN_DEVICE', 403, 'credentials do not match the registration');
+      expireTokens();
       const token = crypto.randomBytes(32).toString('base64url');
       tokens.set(token, { serial: a.serial, expiresAt: nowSeconds() + tokenTtl });
+      const list = tokensOf.get(a.serial) ?? [];
+      list.push(token);
+      tokensOf.set(a.serial, list);
+      while (list.length > tokensPerDevice) dropToken(list[0]!);
       log.info?.('device token issued', { serial: a.serial, ttl: tokenTtl });
       return json(200, { token, expires_in: tokenTtl });
     },
@@ -433,41 +751,41 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
     modelDescriptor: (a) => descriptorResponse('psp_model', a),
     passwordSendCode(a) {
       const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
-      codes.set(a.serial, code);
+      codes.set(a.serial, { code, expiresAt: nowSeconds() + 600, attempts: 0 });
       log.info?.('password recovery code sent', { serial: a.serial });
       return json(200, { sent: true });
     },
     passwordVerifyCode(a) {
       const code = str(a.json.code, 'code', 16);
       const expected = codes.get(a.serial);
-      const verified = expected !== undefined && timingSafeEqualHex(code, expected);
-      if (verified) codes.delete(a.serial);
+      let verified = false;
+      if (expected && expected.expiresAt > nowSeconds()) {
+        verified = timingSafeEqualHex(code, expected.code);
+        expected.attempts++;
+        // five guesses per code: a six-digit code cannot be walked
+        if (verified || expected.attempts >= 5) codes.delete(a.serial);
+      } else {
+        codes.delete(a.serial);
+      }
       return json(200, { verified });
     },
-    meetingUpload(a) {
-      const meetingId = str(a.url.searchParams.get('meeting_id'), 'meeting_id');
-      const fileName = str(a.url.searchParams.get('file_name'), 'file_name');
-      const sha256 = a.upload!.sha256;
-      const existing = uploads.findIndex((u) => u.meetingId === meetingId && u.fileName === fileName);
-      const rec = { serial: a.serial, meetingId, fileName, size: a.body.length, sha256, data: a.body };
-      if (existing >= 0) uploads[existing] = rec;
-      else uploads.push(rec);
-      log.info?.('meeting file received', { serial: a.serial, meetingId, bytes: a.body.length });
-      return json(200, { file_id: `${meetingId}/${fileName}`, size: a.body.length, sha256 });
-    },
+    uploadStart,
+    uploadChunk,
     uploadComplete(a) {
       const meetingId = str(a.json.meeting_id, 'meeting_id');
-      if (!Array.isArray(a.json.files)) throw reject('BAD_REQUEST', 400, 'files must be an array');
+      if (!Array.isArray(a.json.files) || a.json.files.length > 1000) {
+        throw reject('BAD_REQUEST', 400, 'files must be an array of at most 1000 names');
+      }
       const missing = a.json.files.filter(
-        (f) => !uploads.some((u) => u.meetingId === meetingId && u.fileName === f && u.serial === a.serial),
+        (f) => !finished.some((u) => u.meetingId === meetingId && u.fileName === f && u.serial === a.serial),
       );
       if (missing.length > 0) throw reject('CONFLICT', 409, `files not uploaded: ${missing.length}`);
-      notices.push({ route: 'uploadComplete', serial: a.serial, body: a.json });
+      addNotice({ route: 'uploadComplete', serial: a.serial, body: a.json });
       return json(200, { ok: true });
     },
     transcriptionStart(a) {
       str(a.json.meeting_id, 'meeting_id');
-      notices.push({ route: 'transcriptionStart', serial: a.serial, body: a.json });
+      addNotice({ route: 'transcriptionStart', serial: a.serial, body: a.json });
       return json(200, { task_id: crypto.randomUUID() });
     },
     asrNotice: (a) => notice('asrNotice', a),
@@ -487,10 +805,15 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
         if (
           !isObject(e) ||
           typeof e.uuid !== 'string' ||
+          e.uuid.length > 64 ||
           typeof e.event !== 'string' ||
           !isObject(e.params)
         ) {
-          throw reject('BAD_REQUEST', 400, 'every event needs uuid, event and params');
+          throw reject(
+            'BAD_REQUEST',
+            400,
+            'every event needs uuid (at most 64 characters), event and params',
+          );
         }
       }
       for (const e of b.events as TelemetryEvent[]) {
@@ -502,6 +825,15 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
         telemetry.push(e);
         accepted++;
       }
+      // the newest events stay; the de-duplication window is the same size
+      const dropped = trim(telemetry, maxEvents);
+      if (dropped > 0) {
+        tstats.dropped += dropped;
+        for (const uuid of seenEvents) {
+          if (seenEvents.size <= maxEvents) break;
+          seenEvents.delete(uuid);
+        }
+      }
       tstats.batches++;
       tstats.received += accepted;
       tstats.duplicates += duplicates;
@@ -511,16 +843,24 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
     },
   };
 
+  function addNotice(n: ReceivedNotice) {
+    notices.push(n);
+    trim(notices, maxNotices);
+  }
+
   function notice(route: 'asrNotice' | 'syncWords' | 'dotNotice', a: Authed) {
     str(a.json.meeting_id, 'meeting_id');
-    notices.push({ route, serial: a.serial, body: a.json });
+    addNotice({ route, serial: a.serial, body: a.json });
     return json(200, { ok: true });
   }
 
   function descriptorResponse(kind: UpdateKind, a: Authed): Response {
-    const version = a.req.headers.get('x-device-version');
+    // X-Device-Version is the firmware version on both checks (spec): it can only rule out the
+    // firmware release the device already runs; the device compares the model version itself
+    const firmwareVersion = a.req.headers.get('x-device-version');
     const d = descriptorFor(kind, a.url.origin);
-    if (!d || d.version === version) return new Response(null, { status: 204 });
+    if (!d || (kind === 'psp_firmware' && d.version === firmwareVersion))
+      return new Response(null, { status: 204 });
     return json(200, d);
   }
 
@@ -561,7 +901,11 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
       if (error.status === 401 || error.status === 403) {
         log.warn?.('request rejected', { route: name, code: error.code });
       }
-      return json(error.status, { error: { code: error.code, message: error.message, ...error.extra } });
+      return json(
+        error.status,
+        { error: { code: error.code, message: error.message, ...error.extra } },
+        error.headers,
+      );
     }
     log.error?.('request failed', { route: name, error: (error as Error)?.message });
     return json(500, { error: { code: 'INTERNAL', message: 'internal error' } });
@@ -599,6 +943,8 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
   }
   app.all('/**', () => json(404, { error: { code: 'NOT_FOUND', message: 'no such route' } }));
 
+  const listeners = new Set<ListeningServer>();
+
   return {
     app,
     routes,
@@ -608,6 +954,7 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
       const server = opts.tls
         ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, handler)
         : http.createServer(handler);
+      server.maxConnections = maxConnections;
       const host = opts.host ?? '127.0.0.1';
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -616,40 +963,52 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
           resolve();
         });
       });
-      const port = (server.address() as AddressInfo).port;
-      const urlHost = host.includes(':') ? `[${host}]` : host;
+      const { address, port } = server.address() as AddressInfo;
+      const urlHost = address.includes(':') ? `[${address}]` : address;
       const url = `${opts.tls ? 'https' : 'http'}://${urlHost}:${port}`;
       log.info?.('cloud server listening', { url });
-      return {
-        url,
+      let closing: Promise<void> | undefined;
+      const listening: ListeningServer = {
+        address,
         port,
-        close: () =>
-          new Promise<void>((resolve) => {
+        url,
+        close() {
+          closing ??= new Promise<void>((resolve) => {
+            listeners.delete(listening);
             server.closeAllConnections();
             server.close(() => resolve());
-          }),
+          });
+          return closing;
+        },
       };
+      listeners.add(listening);
+      return listening;
+    },
+    async close() {
+      await Promise.all([...listeners].map((l) => l.close()));
     },
     publishUpdate,
     withdrawUpdate(kind) {
       packages.delete(kind);
     },
-    devices: () =>
-      [...devices.values()].map((d) => ({
+    devices: () => {
+      expireTokens();
+      return [...devices.values()].map((d) => ({
         serial: d.serial,
         registeredAt: d.registeredAt,
         clientVersion: d.clientVersion,
-        tokens: [...tokens.values()].filter((t) => t.serial === d.serial && t.expiresAt > nowSeconds())
-          .length,
-      })),
+        tokens: tokensOf.get(d.serial)?.length ?? 0,
+      }));
+    },
     telemetry: () => [...telemetry],
     telemetryStats: () => ({ ...tstats }),
-    uploads: () => [...uploads],
+    uploads: () => finished.map(({ id: _id, key: _key, ...u }) => ({ ...u })),
+    uploadStats: () => ({ ...ustats, open: open.size }),
     notices: () => [...notices],
-    passwordCode: (serial) => codes.get(serial),
+    passwordCode: (serial) => codes.get(serial)?.code,
     rejections: () => ({ ...rejections }),
     revokeTokens(serial) {
-      for (const [t, v] of tokens) if (v.serial === serial) tokens.delete(t);
+      for (const t of [...(tokensOf.get(serial) ?? [])]) dropToken(t);
     },
   };
 }

@@ -6,6 +6,12 @@ export const USER_AGENT = 'PSP_DEVICE';
 export const ANALYTICS_APP_ID = 10000022;
 /** Connect and transfer timeout of every cloud request (spec Limits). */
 export const CLOUD_TIMEOUT_MS = 100_000;
+/** Largest cloud response body the client reads, after decompression (every answer is a small JSON). */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
+/** Bytes per meeting-file chunk; a cut costs at most one chunk. */
+export const UPLOAD_CHUNK_BYTES = 4 * 1024 * 1024;
+/** Token lifetime assumed when a refresh answer has no `expires_in`. */
+export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
 /** Delay before the single retry of a failed transcription start (spec F, Errors B1). */
 export const TRANSCRIPTION_RETRY_DELAY_MS = 100;
 /** Length of the token-refresh nonce: lowercase letters (spec Limits). */

@@ -6,6 +6,9 @@ export type CloudErrorCode =
   | 'CLOUD_TIMEOUT'
   | 'CLOUD_HTTP'
   | 'CLOUD_BAD_RESPONSE'
+  | 'CLOUD_RESPONSE_TOO_LARGE'
+  | 'CLOUD_UPLOAD_INCOMPLETE'
+  | 'CLOUD_UPLOAD_SOURCE'
   | 'CLOUD_NOT_REGISTERED'
   | 'CLOUD_CREDENTIAL_MISSING'
   | 'CLOUD_UNAUTHORIZED'
@@ -16,7 +19,8 @@ export type CloudErrorCode =
   | 'CLOUD_KEY_CONTAINER_MAGIC'
   | 'CLOUD_KEY_CONTAINER_MARKER'
   | 'CLOUD_TELEMETRY_EVENT'
-  | 'CLOUD_TELEMETRY_CLOSED';
+  | 'CLOUD_TELEMETRY_CLOSED'
+  | 'CLOUD_SQLITE_DRIVER';
 
 export interface CloudErrorDetails {
   /** HTTP status of the response, when there was one. */
@@ -44,4 +48,9 @@ export class CloudError extends Error {
     this.code = code;
     this.details = options.details ?? {};
   }
+}
+
+/** True when `e` is a CloudError (optionally with the given code). */
+export function isCloudError(e: unknown, code?: CloudErrorCode): e is CloudError {
+  return e instanceof CloudError && (code === undefined || e.code === code);
 }

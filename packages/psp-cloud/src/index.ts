@@ -1,5 +1,6 @@
-// Signed device cloud client, credentials, key container, log key and durable telemetry.
-// The reference server is in `@waved/psp-cloud/server`.
+// Signed device cloud client, credentials, key container, log key and the telemetry queue, with
+// memory stores. No native code: the SQLite stores are in `@waved/psp-cloud/sqlite`, the reference
+// server in `@waved/psp-cloud/server`.
 
 // Client
 export {
@@ -8,8 +9,11 @@ export {
   type CloudTlsOptions,
   COMMON_HEADERS,
   createCloudClient,
+  type DeviceToken,
+  ENROLMENT_KEY_HEADER,
   type MeetingUploadResult,
   type RetryOptions,
+  type UploadOptions,
 } from './client.js';
 export { type Clock, type Logger, systemClock } from './clock.js';
 // Constants (spec B2, B4, Limits)
@@ -19,13 +23,16 @@ export {
   CLOUD_TIMEOUT_MS,
   DATABASE_ENTRY,
   type DatabaseEntry,
+  DEFAULT_TOKEN_TTL_SECONDS,
   KEY_STORE_SLOT,
   type KeyStoreSlot,
+  MAX_RESPONSE_BYTES,
   NONCE_LENGTH,
   SIGNATURE_WINDOW_SECONDS,
   TRANSCRIPTION_MODE,
   TRANSCRIPTION_RETRY_DELAY_MS,
   type TranscriptionMode,
+  UPLOAD_CHUNK_BYTES,
   USER_AGENT,
 } from './constants.js';
 // Credentials
@@ -39,7 +46,7 @@ export {
 } from './credentials.js';
 export { parseUpdateDescriptor, UPDATE_KINDS, type UpdateDescriptor, type UpdateKind } from './descriptor.js';
 // Errors
-export { CloudError, type CloudErrorCode, type CloudErrorDetails } from './errors.js';
+export { CloudError, type CloudErrorCode, type CloudErrorDetails, isCloudError } from './errors.js';
 export { parseRange, type RangeResult } from './http-range.js';
 // Local key container and log key (spec B3)
 export {
@@ -66,6 +73,8 @@ export {
   type BaseUrlOverrides,
   type BaseUrls,
   type BaseUrlTable,
+  type CloudArea,
+  type CloudAreaOptions,
   DEFAULT_BASE_URLS,
   type Environment,
   environmentFromFlag,
@@ -73,6 +82,7 @@ export {
   type Region,
   regionForCountry,
   resolveBaseUrls,
+  resolveCloudArea,
 } from './region.js';
 // Route table (shared with the server)
 export {
@@ -95,6 +105,7 @@ export {
   createNonceCache,
   EMPTY_BODY_SHA256,
   type NonceCache,
+  type NonceVerdict,
   readSignatureHeaders,
   redactCanonical,
   SIGNATURE_HEADERS,
@@ -108,13 +119,6 @@ export {
   type VerifyResult,
   verifySignature,
 } from './signature.js';
-export {
-  type CredentialValuesTable,
-  createDrizzleCredentialStore,
-  createSqliteCredentialStore,
-  createSqliteTelemetryStore,
-  type SqliteSynchronous,
-} from './sqlite.js';
 // Telemetry
 export {
   isTelemetryEventName,

@@ -1,5 +1,5 @@
 // Local key container, the `dilute_encryption_key` scheme (spec B3).
-import crypto from 'node:crypto';
+import { nodeCrypto } from './builtins.js';
 import { CloudError } from './errors.js';
 
 export const KEY_CONTAINER_BYTES = 1024;
@@ -17,7 +17,7 @@ export function keyContainerOffset(i: number): number {
 /** Hides a 32-byte key in 1024 bytes of random data. `random` is injectable for fixed vectors. */
 export function encodeKeyContainer(
   key: Uint8Array,
-  random: (n: number) => Uint8Array = crypto.randomBytes,
+  random: (n: number) => Uint8Array = nodeCrypto().randomBytes,
 ): Uint8Array {
   if (!(key instanceof Uint8Array) || key.length !== KEY_CONTAINER_KEY_BYTES) {
     throw new CloudError('CLOUD_KEY_LENGTH', `the key must be ${KEY_CONTAINER_KEY_BYTES} bytes`);

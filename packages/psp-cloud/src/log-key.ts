@@ -1,6 +1,6 @@
 // Log encryption key (spec B3): SHA-256 of the MAC address (eth0, then wlan0, else `default-device`)
 // concatenated with the current Unix timestamp.
-import crypto from 'node:crypto';
+import { nodeCrypto } from './builtins.js';
 
 /** Interfaces tried, in order. */
 export const LOG_KEY_INTERFACES = ['eth0', 'wlan0'] as const;
@@ -36,7 +36,7 @@ export async function deriveLogKey(options: {
 }): Promise<{ key: Uint8Array; source: string; timestamp: number }> {
   const { iface, text } = await logKeySource(options.readMac);
   const ts = Math.floor(options.timestamp);
-  const key = crypto
+  const key = nodeCrypto()
     .createHash('sha256')
     .update(text + String(ts), 'utf8')
     .digest();
@@ -49,5 +49,5 @@ export async function deriveLogKey(options: {
  */
 export function openUdidFromMac(mac: string): string {
   const m = normalizeMac(mac) ?? LOG_KEY_FALLBACK;
-  return crypto.createHash('sha256').update(m, 'utf8').digest('hex').slice(0, 32);
+  return nodeCrypto().createHash('sha256').update(m, 'utf8').digest('hex').slice(0, 32);
 }

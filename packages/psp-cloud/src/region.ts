@@ -1,4 +1,5 @@
 // Region by country code and production/test environment by the OTA environment flag (spec Endpoints B).
+import { CloudError } from './errors.js';
 
 export type Region = 'cn' | 'us' | 'eu';
 export type Environment = 'production' | 'test';
@@ -27,9 +28,9 @@ export function regionForCountry(countryCode: string | undefined | null): Region
   return FALLBACK_REGION;
 }
 
-/** The global OTA server environment flag: 1 selects test, anything else production. */
-export function environmentFromFlag(flag: number | string | undefined | null): Environment {
-  return Number(flag) === 1 ? 'test' : 'production';
+/** The global OTA server environment flag: 1 (or `true`) selects test, anything else production. */
+export function environmentFromFlag(flag: number | string | boolean | undefined | null): Environment {
+  return flag === true || Number(flag) === 1 ? 'test' : 'production';
 }
 
 // The vendor's host names are not part of the specification: these placeholders live under the
@@ -55,9 +56,66 @@ export function resolveBaseUrls(
   overrides: BaseUrlOverrides = {},
 ): BaseUrls {
   const merged = { ...DEFAULT_BASE_URLS[environment][region], ...overrides[environment]?.[region] };
-  return {
-    cloud: merged.cloud.replace(/\/+$/, ''),
-    summary: merged.summary.replace(/\/+$/, ''),
-    telemetry: merged.telemetry.replace(/\/+$/, ''),
+  const url = (service: keyof BaseUrls) => {
+    const v = merged[service];
+    const parsed = typeof v === 'string' && URL.canParse(v) ? new URL(v) : undefined;
+    if (
+      !parsed ||
+      (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') ||
+      parsed.search ||
+      parsed.hash
+    ) {
+      throw new CloudError('CLOUD_OPTIONS', `${environment}.${region}.${service}: not an http(s) base URL`);
+    }
+    return v.replace(/\/+$/, '');
   };
+  return { cloud: url('cloud'), summary: url('summary'), telemetry: url('telemetry') };
+}
+
+/** Where one device's requests go: its region, its environment and the three base URLs. */
+export interface CloudArea {
+  region: Region;
+  environment: Environment;
+  urls: BaseUrls;
+}
+
+export interface CloudAreaOptions {
+  /** The device's country, ISO 3166 alpha-2: CN → cn, US → us, every other (or none) → eu. */
+  country?: string | null;
+  /** Overrides `country`. */
+  region?: Region;
+  /**
+   * The global OTA server environment flag (`1` or `true` = test), or the environment by name.
+   * Default production.
+   */
+  environment?: Environment | number | boolean | null;
+  /** The deployment's hosts, per environment and region, merged over `DEFAULT_BASE_URLS`. */
+  hosts?: BaseUrlOverrides;
+  /** One URL for all three services (the reference server); wins over `hosts`. */
+  baseUrl?: string;
+}
+
+/**
+ * Routes a device: country → region, flag → environment, and the base URLs of that cell. The
+ * telemetry URL follows the region like the summary URL does. Call it again when the country or the
+ * flag changes, and build a new client from the result.
+ */
+export function resolveCloudArea(options: CloudAreaOptions = {}): CloudArea {
+  const region = options.region ?? regionForCountry(options.country);
+  if (region !== 'cn' && region !== 'us' && region !== 'eu') {
+    throw new CloudError('CLOUD_OPTIONS', `unknown region ${String(region)}`);
+  }
+  const env = options.environment;
+  if (typeof env === 'string' && env !== 'production' && env !== 'test') {
+    throw new CloudError('CLOUD_OPTIONS', `unknown environment ${env}`);
+  }
+  const environment = env === 'production' || env === 'test' ? env : environmentFromFlag(env);
+  const overrides: BaseUrlOverrides = options.baseUrl
+    ? {
+        [environment]: {
+          [region]: { cloud: options.baseUrl, summary: options.baseUrl, telemetry: options.baseUrl },
+        },
+      }
+    : (options.hosts ?? {});
+  return { region, environment, urls: resolveBaseUrls(region, environment, overrides) };
 }

@@ -1,5 +1,6 @@
 // The one route table shared by the client and the reference server (design.md, "cloud paths not shown").
 // Paths the spec shows are kept verbatim; the others are this project's choice and can be overridden.
+import { CloudError } from './errors.js';
 
 /** Which base URL a route lives under. */
 export type RouteBase = 'cloud' | 'summary' | 'telemetry';
@@ -9,7 +10,8 @@ export type RouteBase = 'cloud' | 'summary' | 'telemetry';
  * - `factory`: signed with the factory device secret (entry 0xe7) and an empty salt (registration only);
  * - `device`: signed with `device_secret` and `salt`;
  * - `token`: signed like `device` and carries `Authorization: Bearer <device token>`;
- * - `none`: not signed (package download, which curl-style downloaders fetch by URL).
+ * - `none`: not signed: the update checks (the spec's plain GET with `X-Device-Serial` and
+ *   `X-Device-Version`) and the package download (fetched by URL).
  */
 export type RouteAuth = 'factory' | 'device' | 'token' | 'none';
 
@@ -42,14 +44,14 @@ export const DEFAULT_ROUTES = {
     method: 'GET',
     base: 'cloud',
     path: '/app/v1/common/upgrade/psp_firmware',
-    auth: 'device',
+    auth: 'none',
     idempotent: true,
   },
   modelDescriptor: {
     method: 'GET',
     base: 'cloud',
     path: '/app/v1/common/upgrade/psp_model',
-    auth: 'device',
+    auth: 'none',
     idempotent: true,
   },
   otaPackage: {
@@ -73,11 +75,20 @@ export const DEFAULT_ROUTES = {
     auth: 'token',
     idempotent: false,
   },
-  meetingUpload: {
+  uploadStart: {
+    method: 'POST',
+    base: 'summary',
+    path: '/summary-service/meeting/file/upload/start',
+    auth: 'token',
+    // the same file (meeting, name, size, sha256) gets the same upload back, with its received offset
+    idempotent: true,
+  },
+  uploadChunk: {
     method: 'PUT',
     base: 'summary',
-    path: '/summary-service/meeting/file/upload',
+    path: '/summary-service/meeting/file/upload/chunk',
     auth: 'token',
+    // guarded by `offset`: a chunk the server already holds is answered 409 with the received offset
     idempotent: true,
   },
   uploadComplete: {
@@ -134,7 +145,9 @@ export function resolveRoutes(overrides: RouteOverrides = {}): RouteTable {
   const out = {} as RouteTable;
   for (const name of Object.keys(DEFAULT_ROUTES) as RouteName[]) {
     const merged = { ...DEFAULT_ROUTES[name], ...overrides[name] } as RouteSpec;
-    if (!merged.path.startsWith('/')) throw new TypeError(`route ${name}: path must start with "/"`);
+    if (!merged.path.startsWith('/')) {
+      throw new CloudError('CLOUD_OPTIONS', `route ${name}: path must start with "/"`);
+    }
     out[name] = merged;
   }
   return out;
@@ -144,7 +157,7 @@ export function resolveRoutes(overrides: RouteOverrides = {}): RouteTable {
 export function routePath(spec: RouteSpec, params: Record<string, string> = {}): string {
   return spec.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, key: string) => {
     const v = params[key];
-    if (v === undefined) throw new TypeError(`missing path parameter ${key}`);
+    if (v === undefined) throw new CloudError('CLOUD_OPTIONS', `missing path parameter ${key}`);
     return encodeURIComponent(v);
   });
 }

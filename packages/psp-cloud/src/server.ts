@@ -2,6 +2,7 @@
 export {
   type CloudServer,
   type CloudServerErrorCode,
+  type CloudServerLimits,
   type CloudServerOptions,
   createCloudServer,
   type InterceptedRequest,
@@ -11,5 +12,6 @@ export {
   type ReceivedNotice,
   type ReceivedUpload,
   type RegisteredDevice,
+  type UploadStats,
 } from './cloud-server.js';
 export { DEFAULT_ROUTES, type RouteName, type RouteSpec, type RouteTable, resolveRoutes } from './routes.js';

@@ -1,7 +1,7 @@
 // Request signing: the one module that defines the cloud signature scheme (design.md, "cloud signature").
 // Client and reference server both use it, so they cannot drift apart. Replace this module when the
 // vendor's exact scheme becomes known.
-import crypto from 'node:crypto';
+import { nodeCrypto } from './builtins.js';
 import { NONCE_LENGTH, SIGNATURE_WINDOW_SECONDS } from './constants.js';
 
 /** Header names of the signature (lowercase, as HTTP/2 and Node's `headers` object present them). */
@@ -49,18 +49,18 @@ export function redactCanonical(canonical: string): string {
 
 /** Lowercase hex SHA-256 of body bytes (a string is hashed as UTF-8). */
 export function sha256Hex(body: Uint8Array | string = ''): string {
-  return crypto.createHash('sha256').update(body).digest('hex');
+  return nodeCrypto().createHash('sha256').update(body).digest('hex');
 }
 
 /** Hex HMAC-SHA256 of a canonical string keyed with the device secret (UTF-8 bytes of the secret). */
 export function computeSignature(deviceSecret: string, canonical: string): string {
-  return crypto.createHmac('sha256', deviceSecret).update(canonical, 'utf8').digest('hex');
+  return nodeCrypto().createHmac('sha256', deviceSecret).update(canonical, 'utf8').digest('hex');
 }
 
 /** A nonce of `length` lowercase letters from a CSPRNG (rejection sampling, no modulo bias). */
 export function createNonce(
   length = NONCE_LENGTH,
-  random: (n: number) => Uint8Array = crypto.randomBytes,
+  random: (n: number) => Uint8Array = nodeCrypto().randomBytes,
 ): string {
   let out = '';
   while (out.length < length) {
@@ -113,57 +113,82 @@ export function timingSafeEqualHex(a: string, b: string): boolean {
   const ab = Buffer.from(a, 'utf8');
   const bb = Buffer.from(b, 'utf8');
   if (ab.length !== bb.length) {
-    crypto.timingSafeEqual(ab, ab);
+    nodeCrypto().timingSafeEqual(ab, ab);
     return false;
   }
-  return crypto.timingSafeEqual(ab, bb);
+  return nodeCrypto().timingSafeEqual(ab, bb);
 }
 
-/** Remembers nonces seen inside the window; bounded, oldest evicted first. */
+/**
+ * What the nonce cache says about a nonce: `fresh` (now recorded), `replay` (seen and not expired),
+ * `full` (the cache holds its maximum of unexpired nonces, so this one cannot be checked) or
+ * `serial-full` (this serial holds its share of the cache).
+ */
+export type NonceVerdict = 'fresh' | 'replay' | 'full' | 'serial-full';
+
+/**
+ * Remembers nonces seen inside the window. Bounded, and it never forgets an unexpired nonce: when
+ * it is full, new nonces are refused (`full`) until entries expire, so a flood can deny service but
+ * never open the door to a replay.
+ */
 export interface NonceCache {
-  /** Records the nonce; false when it was already seen (a replay). */
-  remember(serial: string, nonce: string, nowSeconds: number): boolean;
+  remember(serial: string, nonce: string, nowSeconds: number): NonceVerdict;
   readonly size: number;
-  /** Live entries evicted early because the cache was full. */
-  readonly evicted: number;
+  /** Seconds until the oldest entry expires (0 when empty): a `Retry-After` for `full`. */
+  retryAfter(nowSeconds: number): number;
 }
 
 export function createNonceCache({
   ttlSeconds = 2 * SIGNATURE_WINDOW_SECONDS,
   maxEntries = 100_000,
+  maxPerSerial = Math.max(1, Math.floor(maxEntries / 10)),
 }: {
   ttlSeconds?: number;
   maxEntries?: number;
+  /** Share of one serial (default a tenth of `maxEntries`), so one device cannot fill the cache alone. */
+  maxPerSerial?: number;
 } = {}): NonceCache {
-  const seen = new Map<string, number>(); // key -> expiry (s), insertion order = age
-  let evicted = 0;
+  const seen = new Map<string, { expires: number; serial: string }>(); // insertion order = age
+  const perSerial = new Map<string, number>();
+  const sweep = (now: number) => {
+    for (const [k, e] of seen) {
+      if (e.expires > now) break;
+      seen.delete(k);
+      const n = (perSerial.get(e.serial) ?? 1) - 1;
+      if (n <= 0) perSerial.delete(e.serial);
+      else perSerial.set(e.serial, n);
+    }
+  };
   return {
     remember(serial, nonce, now) {
-      for (const [k, exp] of seen) {
-        if (exp > now) break;
-        seen.delete(k);
-      }
+      sweep(now);
       const key = `${serial}\n${nonce}`;
-      const exp = seen.get(key);
-      if (exp !== undefined && exp > now) return false;
-      seen.set(key, now + ttlSeconds);
-      while (seen.size > maxEntries) {
-        const oldest = seen.keys().next().value as string;
-        seen.delete(oldest);
-        evicted++;
-      }
-      return true;
+      const entry = seen.get(key);
+      if (entry !== undefined && entry.expires > now) return 'replay';
+      if (seen.size >= maxEntries) return 'full';
+      const mine = perSerial.get(serial) ?? 0;
+      if (mine >= maxPerSerial) return 'serial-full';
+      seen.set(key, { expires: now + ttlSeconds, serial });
+      perSerial.set(serial, mine + 1);
+      return 'fresh';
     },
     get size() {
       return seen.size;
     },
-    get evicted() {
-      return evicted;
+    retryAfter(now) {
+      const first = seen.values().next().value;
+      return first ? Math.max(1, first.expires - now) : 0;
     },
   };
 }
 
-export type VerifyFailure = 'SIGNATURE_MISSING' | 'TIMESTAMP_SKEW' | 'SIGNATURE_MISMATCH' | 'NONCE_REPLAY';
+export type VerifyFailure =
+  | 'SIGNATURE_MISSING'
+  | 'TIMESTAMP_SKEW'
+  | 'SIGNATURE_MISMATCH'
+  | 'NONCE_REPLAY'
+  | 'NONCE_CACHE_FULL'
+  | 'NONCE_RATE_LIMITED';
 
 export type VerifyResult =
   | { ok: true; canonical: string }
@@ -205,8 +230,8 @@ export function readSignatureHeaders(
 
 /**
  * Server side: checks the window (±300 s by default), the HMAC (constant time) and then the nonce
- * (a replay is only recorded for requests whose signature is valid, so forged requests cannot fill
- * the cache).
+ * (a nonce is only recorded for requests whose signature is valid, so forged requests cannot fill
+ * the cache; a full cache refuses rather than forgets).
  */
 export function verifySignature(input: VerifyInput): VerifyResult {
   const h = readSignatureHeaders(input.headers);
@@ -230,8 +255,17 @@ export function verifySignature(input: VerifyInput): VerifyResult {
   if (!timingSafeEqualHex(computeSignature(input.deviceSecret, canonical), h.signature)) {
     return { ok: false, code: 'SIGNATURE_MISMATCH', canonical, message: 'X-Signature does not match' };
   }
-  if (input.nonces && !input.nonces.remember(h.serial, h.nonce, input.nowSeconds)) {
-    return { ok: false, code: 'NONCE_REPLAY', message: 'X-Nonce was already used' };
+  const verdict = input.nonces?.remember(h.serial, h.nonce, input.nowSeconds) ?? 'fresh';
+  if (verdict === 'replay') return { ok: false, code: 'NONCE_REPLAY', message: 'X-Nonce was already used' };
+  if (verdict === 'full') {
+    return { ok: false, code: 'NONCE_CACHE_FULL', message: 'the replay cache is full: try again later' };
+  }
+  if (verdict === 'serial-full') {
+    return {
+      ok: false,
+      code: 'NONCE_RATE_LIMITED',
+      message: 'too many requests from this serial: slow down',
+    };
   }
   return { ok: true, canonical };
 }

@@ -1,7 +1,7 @@
 // Durable telemetry queue (design.md, "telemetry delivery"): batches of up to 50 events or every 5 s,
 // retry with backoff, a UUID per event, bounded with counted oldest-first drops, at least once.
-import crypto from 'node:crypto';
-import { type Clock, type Logger, systemClock } from './clock.js';
+import { nodeCrypto } from './builtins.js';
+import { type Clock, type Logger, sleep, systemClock } from './clock.js';
 import { ANALYTICS_APP_ID } from './constants.js';
 import { CloudError } from './errors.js';
 import {
@@ -84,7 +84,7 @@ export function createTelemetryQueue(options: TelemetryQueueOptions): TelemetryQ
   const maxQueued = Math.max(1, options.maxQueued ?? TELEMETRY_MAX_QUEUED);
   const backoffBase = options.backoff?.baseMs ?? 1_000;
   const backoffMax = options.backoff?.maxMs ?? 300_000;
-  const uuid = options.uuid ?? (() => crypto.randomUUID());
+  const uuid = options.uuid ?? (() => nodeCrypto().randomUUID());
   let sent = 0;
   let failures = 0;
   let consecutive = 0;
@@ -151,7 +151,7 @@ export function createTelemetryQueue(options: TelemetryQueueOptions): TelemetryQ
     while (!closed) {
       const delay = consecutive > 0 ? Math.min(backoffMax, backoffBase * 2 ** (consecutive - 1)) : interval;
       try {
-        await clock.sleep(delay, wake.signal);
+        await sleep(clock, delay, wake.signal);
       } catch {
         wake = new AbortController();
       }

@@ -1,31 +1,22 @@
 import { sha256Hex } from './signature.js';
 
-/** A body to upload, read as a stream; `sha256` and `size` are needed up front for the signature. */
+/**
+ * A file to upload in chunks: its size and SHA-256 are known up front (the server checks the whole
+ * file against them), and any range can be read again to resume after a cut.
+ */
 export interface UploadSource {
   size: number;
   /** lowercase hex SHA-256 of the whole content */
   sha256: string;
-  /** A fresh stream of the content; called again for each attempt. */
-  open(): ReadableStream<Uint8Array>;
+  /** Reads `length` bytes at `offset`; exactly `length` unless the content ends first. */
+  read(offset: number, length: number): Promise<Uint8Array>;
 }
 
-/** An upload source over bytes already in memory (streamed in 64 KiB chunks). */
-export function bytesUploadSource(bytes: Uint8Array, chunkSize = 64 * 1024): UploadSource {
+/** An upload source over bytes already in memory. */
+export function bytesUploadSource(bytes: Uint8Array): UploadSource {
   return {
     size: bytes.length,
     sha256: sha256Hex(bytes),
-    open: () => {
-      let at = 0;
-      return new ReadableStream<Uint8Array>({
-        pull(controller) {
-          if (at >= bytes.length) {
-            controller.close();
-            return;
-          }
-          controller.enqueue(bytes.slice(at, at + chunkSize));
-          at += chunkSize;
-        },
-      });
-    },
+    read: async (offset, length) => bytes.subarray(offset, Math.min(bytes.length, offset + length)),
   };
 }

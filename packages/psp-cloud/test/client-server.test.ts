@@ -20,7 +20,7 @@ const FACTORY_SECRET = 'factory-secret-0001';
 
 function setup(url: string, extra: Partial<Parameters<typeof createCloudClient>[0]> = {}) {
   const credentials = createMemoryCredentialStore({ serial: 'PSP0001', registrationSecret: FACTORY_SECRET });
-  const client = createCloudClient({ baseUrl: url, credentials, ...extra });
+  const client = createCloudClient({ baseUrl: url, credentials, firmwareVersion: '1.0.0', ...extra });
   return { client, credentials };
 }
 
@@ -58,7 +58,7 @@ for (const transport of ['http', 'https'] as const) {
       });
       ({ client, credentials } = setup(listening.url, {
         logger: clientLog.logger,
-        firmwareVersion: '1.0.0',
+        upload: { chunkBytes: 131_072 },
         ...(tls ? { tls: { ca: tls.ca } } : {}),
       }));
     });
@@ -80,9 +80,15 @@ for (const transport of ['http', 'https'] as const) {
       expect(server.devices()).toMatchObject([{ serial: 'PSP0001', clientVersion: 'PSP_0.3.19' }]);
     });
 
-    it('refreshes the token into entry 0xe8', async () => {
-      const token = await client.refreshToken();
-      expect(await credentials.readEntry(DATABASE_ENTRY.token)).toBe(token);
+    it('refreshes the token into entry 0xe8, with the lifetime the server gave', async () => {
+      const before = Date.now();
+      const t = await client.refreshToken();
+      expect(await credentials.readEntry(DATABASE_ENTRY.token)).toBe(t.token);
+      expect(t.expiresIn).toBe(3600);
+      expect(t.expiresAt).toBeGreaterThanOrEqual(before + 3600_000);
+      // refreshed five minutes ahead of expiry
+      expect(t.expiresAt - t.refreshAt).toBe(300_000);
+      expect(client.token).toEqual(t);
       expect(server.devices()[0]!.tokens).toBeGreaterThanOrEqual(1);
     });
 
@@ -95,7 +101,7 @@ for (const transport of ['http', 'https'] as const) {
       });
       expect(d!.download_url.startsWith(`${listening.url}/app/v1/common/package/`)).toBe(true);
       expect(await client.getUpdateDescriptor('psp_model')).toBeNull();
-      expect(await client.getUpdateDescriptor('psp_firmware', { version: '1.2.0' })).toBeNull();
+      expect(await client.getUpdateDescriptor('psp_firmware', { firmwareVersion: '1.2.0' })).toBeNull();
     });
 
     it('serves the package with Range (resume) over the same transport', async () => {
@@ -123,15 +129,18 @@ for (const transport of ['http', 'https'] as const) {
       }
     });
 
-    it('streams a meeting file, completes it, starts transcription and sends the notices', async () => {
+    it('uploads a meeting file in chunks, completes it, starts transcription and sends the notices', async () => {
       const data = new Uint8Array(300_000).map((_, i) => (i * 31) & 0xff);
+      const progress: number[] = [];
       const r = await client.uploadMeetingFile({
         meetingId: 'm1',
         fileName: 'a.opus',
-        source: bytesUploadSource(data, 16_384),
+        source: bytesUploadSource(data),
+        onProgress: (received) => progress.push(received),
       });
-      expect(r.size).toBe(300_000);
-      expect(Buffer.from(server.uploads()[0]!.data).equals(Buffer.from(data))).toBe(true);
+      expect(r).toMatchObject({ size: 300_000, resumedFrom: 0, file_id: 'm1/a.opus' });
+      expect(progress).toEqual([131_072, 262_144, 300_000]);
+      expect(Buffer.from(server.uploads()[0]!.data!).equals(Buffer.from(data))).toBe(true);
       expect(await client.completeUpload({ meetingId: 'm1', files: ['a.opus'] })).toEqual({ ok: true });
       const t = await client.startTranscription({
         meetingId: 'm1',
@@ -190,6 +199,7 @@ describe('client behaviour against the server', () => {
   const faults: Array<number> = [];
   beforeAll(async () => {
     server = createCloudServer({
+      openRegistration: true,
       intercept: ({ route }) => {
         if (route !== 'firmwareDescriptor' && route !== 'transcriptionStart' && route !== 'telemetry')
           return undefined;
@@ -203,12 +213,18 @@ describe('client behaviour against the server', () => {
   });
   afterAll(() => listening.close());
 
-  it('refuses calls before registration with CLOUD_NOT_REGISTERED', async () => {
+  it('checks for updates before registration, and refuses signed calls with CLOUD_NOT_REGISTERED', async () => {
     const { client } = setup(listening.url);
-    await expect(client.getUpdateDescriptor('psp_firmware')).rejects.toMatchObject({
+    expect(await client.getUpdateDescriptor('psp_firmware')).toBeNull();
+    await expect(client.sendDotNotice({ meeting_id: 'm' })).rejects.toMatchObject({
+      code: 'CLOUD_NOT_REGISTERED',
+    });
+    const signed = setup(listening.url, { signedUpdateChecks: true }).client;
+    await expect(signed.getUpdateDescriptor('psp_model')).rejects.toMatchObject({
       code: 'CLOUD_NOT_REGISTERED',
     });
     await client.close();
+    await signed.close();
   });
 
   it('retries an idempotent call with doubling backoff from the injected clock', async () => {
@@ -230,6 +246,7 @@ describe('client behaviour against the server', () => {
   it('honours Retry-After', async () => {
     const clock = fakeClock();
     const s = createCloudServer({
+      openRegistration: true,
       intercept: ({ route, count }) =>
         route === 'firmwareDescriptor' && count === 1
           ? new Response(null, { status: 429, headers: { 'retry-after': '7' } })
@@ -291,6 +308,7 @@ describe('client behaviour against the server', () => {
 
   it('times out a request that takes longer than timeoutMs (CLOUD_TIMEOUT)', async () => {
     const s = createCloudServer({
+      openRegistration: true,
       intercept: async ({ route }) => {
         if (route !== 'register') return undefined;
         await new Promise((r) => setTimeout(r, 1500));
@@ -306,16 +324,53 @@ describe('client behaviour against the server', () => {
     await l.close();
   });
 
-  it('streams a file from disk with fileUploadSource, re-opening it for a retried attempt', async () => {
+  it('uploads a file from disk with fileUploadSource, sending a chunk again after a 503', async () => {
     const dir = tempDir('psp-cloud-upload-');
     const data = crypto.randomBytes(1_000_000);
     fs.writeFileSync(dir.join('rec.opus'), data);
-    let attempts = 0;
+    let chunks = 0;
     const s = createCloudServer({
+      openRegistration: true,
       intercept: ({ route }) => {
-        if (route !== 'meetingUpload') return undefined;
-        attempts++;
-        return attempts === 1 ? new Response(null, { status: 503 }) : undefined;
+        if (route !== 'uploadChunk') return undefined;
+        chunks++;
+        return chunks === 2 ? new Response(null, { status: 503 }) : undefined;
+      },
+    });
+    const l = await s.listen();
+    const clock = fakeClock();
+    const { client } = setup(l.url, { clock, upload: { chunkBytes: 400_000 } });
+    try {
+      await client.register();
+      const source = await fileUploadSource(dir.join('rec.opus'));
+      expect(source.sha256).toBe(crypto.createHash('sha256').update(data).digest('hex'));
+      const r = await client.uploadMeetingFile({ meetingId: 'm 1', fileName: 'rec.opus', source });
+      expect(r).toEqual({
+        file_id: 'm 1/rec.opus',
+        size: data.length,
+        sha256: source.sha256,
+        resumedFrom: 0,
+      });
+      // chunks of 400 000, 400 000 and 200 000 bytes; the second was refused once
+      expect(chunks).toBe(4);
+      expect(clock.sleeps).toEqual([1000]);
+      expect(s.uploadStats()).toMatchObject({ chunks: 3, bytes: data.length, open: 0 });
+      expect(Buffer.from(s.uploads()[0]!.data!).equals(data)).toBe(true);
+    } finally {
+      await client.close();
+      await l.close();
+      dir.remove();
+    }
+  });
+
+  it('refreshes the token ahead of its expiry before a token call, not after a 401', async () => {
+    let refreshes = 0;
+    const s = createCloudServer({
+      openRegistration: true,
+      tokenTtlSeconds: 100,
+      intercept: ({ route }) => {
+        if (route === 'refreshToken') refreshes++;
+        return undefined;
       },
     });
     const l = await s.listen();
@@ -323,17 +378,37 @@ describe('client behaviour against the server', () => {
     const { client } = setup(l.url, { clock });
     try {
       await client.register();
-      const source = await fileUploadSource(dir.join('rec.opus'));
-      expect(source.sha256).toBe(crypto.createHash('sha256').update(data).digest('hex'));
-      const r = await client.uploadMeetingFile({ meetingId: 'm 1', fileName: 'rec.opus', source });
-      expect(r).toEqual({ file_id: 'm 1/rec.opus', size: data.length, sha256: source.sha256 });
-      expect(attempts).toBe(2);
-      expect(clock.sleeps).toEqual([500]);
-      expect(Buffer.from(s.uploads()[0]!.data).equals(data)).toBe(true);
+      const t = await client.refreshToken();
+      // a 100 s token is refreshed a fifth of its life (20 s) before it runs out
+      expect(t.refreshAt - clock.now()).toBe(80_000);
+      expect(t.refreshInMs).toBe(80_000);
+      clock.advance(79_000);
+      await client.sendDotNotice({ meeting_id: 'm' });
+      expect(refreshes).toBe(1);
+      clock.advance(2_000);
+      await client.sendDotNotice({ meeting_id: 'm' });
+      expect(refreshes).toBe(2);
+      expect(s.rejections()).toEqual({});
     } finally {
       await client.close();
       await l.close();
-      dir.remove();
+    }
+  });
+
+  it('refuses a refresh answer whose expires_in is not a positive number', async () => {
+    const s = createCloudServer({
+      openRegistration: true,
+      intercept: ({ route }) =>
+        route === 'refreshToken' ? Response.json({ token: 'a'.repeat(32), expires_in: -5 }) : undefined,
+    });
+    const l = await s.listen();
+    const { client } = setup(l.url);
+    try {
+      await client.register();
+      await expect(client.refreshToken()).rejects.toMatchObject({ code: 'CLOUD_BAD_RESPONSE' });
+    } finally {
+      await client.close();
+      await l.close();
     }
   });
 
@@ -356,7 +431,7 @@ describe('client behaviour against the server', () => {
 needs({ peers: ['openssl'] }).describe('certificate verification', () => {
   it('rejects a certificate it does not trust, unless verification is explicitly disabled (and logged)', async () => {
     const tls = makeTlsFixture();
-    const s = createCloudServer();
+    const s = createCloudServer({ openRegistration: true });
     const l = await s.listen({ tls: { key: tls.key, cert: tls.cert } });
     try {
       const strict = setup(l.url, { retry: { retries: 0 } }).client;

@@ -1,17 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '@waved/test-lab';
 import { describe, expect, it } from 'vitest';
 import {
   type CredentialStore,
   createMemoryCredentialStore,
-  createSqliteCredentialStore,
   DATABASE_ENTRY,
   KEY_STORE_SLOT,
   loadCredentials,
   saveRegistration,
 } from '../src/index.js';
+import { createSqliteCredentialStore as createStore, type SqliteDatabase } from '../src/sqlite.js';
 
 it('names the spec slots and entries', () => {
   expect(KEY_STORE_SLOT).toEqual({ serial: 0, deviceSecret: 0xe, salt: 0xf });
@@ -49,8 +50,13 @@ describe('credential stores', () => {
     expect(await loadCredentials(store)).toMatchObject({ deviceSecret: 'from-slot', salt: 'salt-slot' });
   });
 
-  it('SQLite: persists across reopening, file mode 0600', async () => {
+  it.each([
+    ['better-sqlite3', undefined],
+    ['node:sqlite', (path: string): SqliteDatabase => new DatabaseSync(path)],
+  ] as const)('SQLite (%s): persists across reopening, file mode 0600', async (_, open) => {
     const dir = tempDir('psp-cloud-cred-');
+    const createSqliteCredentialStore = (o: { path: string }) =>
+      createStore({ ...o, ...(open ? { open } : {}) });
     try {
       const path = dir.join('cred.db');
       const a = createSqliteCredentialStore({ path });
@@ -77,10 +83,14 @@ it('survives statements being garbage-collected mid-run (better-sqlite3 13 under
   try {
     const hooks = fileURLToPath(new URL('./fixtures/ts-resolve.mjs', import.meta.url));
     const script = fileURLToPath(new URL('./fixtures/sqlite-gc.ts', import.meta.url));
-    const out = execFileSync(process.execPath, ['--no-warnings', '--import', hooks, script, dir.path], {
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const out = execFileSync(
+      process.execPath,
+      ['--no-warnings', '--expose-gc', '--import', hooks, script, dir.path],
+      {
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(out).toContain('survived');
   } finally {
     dir.remove();

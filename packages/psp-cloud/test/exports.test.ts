@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { CloudError } from '../src/index.js';
+import { CloudError, type CloudErrorCode, isCloudError } from '../src/index.js';
 
 it('exports exactly the public API', async () => {
   expect(Object.keys(await import('../src/index.js')).sort()).toMatchInlineSnapshot(`
@@ -12,7 +12,9 @@ it('exports exactly the public API', async () => {
       "DATABASE_ENTRY",
       "DEFAULT_BASE_URLS",
       "DEFAULT_ROUTES",
+      "DEFAULT_TOKEN_TTL_SECONDS",
       "EMPTY_BODY_SHA256",
+      "ENROLMENT_KEY_HEADER",
       "FALLBACK_REGION",
       "KEY_CONTAINER_BYTES",
       "KEY_CONTAINER_KEY_BYTES",
@@ -21,6 +23,7 @@ it('exports exactly the public API', async () => {
       "KEY_STORE_SLOT",
       "LOG_KEY_FALLBACK",
       "LOG_KEY_INTERFACES",
+      "MAX_RESPONSE_BYTES",
       "NONCE_LENGTH",
       "SIGNATURE_HEADERS",
       "SIGNATURE_WINDOW_SECONDS",
@@ -31,18 +34,16 @@ it('exports exactly the public API', async () => {
       "TRANSCRIPTION_MODE",
       "TRANSCRIPTION_RETRY_DELAY_MS",
       "UPDATE_KINDS",
+      "UPLOAD_CHUNK_BYTES",
       "USER_AGENT",
       "bytesUploadSource",
       "canonicalString",
       "computeSignature",
       "createCloudClient",
-      "createDrizzleCredentialStore",
       "createMemoryCredentialStore",
       "createMemoryTelemetryStore",
       "createNonce",
       "createNonceCache",
-      "createSqliteCredentialStore",
-      "createSqliteTelemetryStore",
       "createSysfsMacReader",
       "createTelemetryQueue",
       "decodeKeyContainer",
@@ -50,6 +51,7 @@ it('exports exactly the public API', async () => {
       "encodeKeyContainer",
       "environmentFromFlag",
       "fileUploadSource",
+      "isCloudError",
       "isTelemetryEventName",
       "keyContainerOffset",
       "loadCredentials",
@@ -62,6 +64,7 @@ it('exports exactly the public API', async () => {
       "redactCanonical",
       "regionForCountry",
       "resolveBaseUrls",
+      "resolveCloudArea",
       "resolveRoutes",
       "routePath",
       "saveRegistration",
@@ -71,6 +74,17 @@ it('exports exactly the public API', async () => {
       "timingSafeEqualHex",
       "validateTelemetryParams",
       "verifySignature",
+    ]
+  `);
+});
+
+it('the sqlite entry exports exactly its API', async () => {
+  expect(Object.keys(await import('../src/sqlite.js')).sort()).toMatchInlineSnapshot(`
+    [
+      "createDrizzleCredentialStore",
+      "createSqliteCredentialStore",
+      "createSqliteTelemetryStore",
+      "openBetterSqlite3",
     ]
   `);
 });
@@ -99,4 +113,18 @@ it.each([
   expect(e.cause).toBe(cause);
   expect(e.details).toEqual({ status: 401, route: 'register' });
   expect(new CloudError(code, 'm').details).toEqual({});
+});
+
+it.each([
+  ['CLOUD_RESPONSE_TOO_LARGE'],
+  ['CLOUD_UPLOAD_INCOMPLETE'],
+  ['CLOUD_UPLOAD_SOURCE'],
+  ['CLOUD_SQLITE_DRIVER'],
+] as const)('isCloudError recognises %s, and only with the right code', (code: CloudErrorCode) => {
+  const e = new CloudError(code, 'm');
+  expect(isCloudError(e)).toBe(true);
+  expect(isCloudError(e, code)).toBe(true);
+  expect(isCloudError(e, 'CLOUD_OPTIONS')).toBe(false);
+  expect(isCloudError(new Error('m'))).toBe(false);
+  expect(isCloudError({ code, name: 'CloudError' })).toBe(false);
 });

@@ -3,20 +3,29 @@ import fs from 'node:fs';
 import { tempDir } from '@waved/test-lab';
 import type { Clock } from '../src/index.js';
 
-/** A clock that only moves when told to; `sleep` records the delay and advances time at once. */
+/** A clock that only moves when told to; each timer records its delay, moves time on and fires at once. */
 export function fakeClock(startMs = Date.now()): Clock & { sleeps: number[]; advance(ms: number): void } {
   let now = startMs;
   const sleeps: number[] = [];
+  const cancelled = new Set<unknown>();
   return {
     sleeps,
     now: () => now,
     advance(ms) {
       now += ms;
     },
-    async sleep(ms, signal) {
-      if (signal?.aborted) throw signal.reason;
+    setTimeout(fn, ms) {
+      const handle = {};
       sleeps.push(ms);
-      now += ms;
+      setImmediate(() => {
+        if (cancelled.delete(handle)) return;
+        now += ms;
+        fn();
+      });
+      return handle;
+    },
+    clearTimeout(handle) {
+      cancelled.add(handle);
     },
   };
 }
@@ -93,36 +102,27 @@ export function recordingLogger(): { lines: string[]; logger: Required<import('.
   };
 }
 
-/** A clock whose sleeps wait until `advance` moves time past them. */
+/** A clock whose timers wait until `advance` moves time past them. */
 export function manualClock(startMs = 1_700_000_000_000): Clock & {
   advance(ms: number): Promise<void>;
   readonly pending: number;
 } {
   let now = startMs;
-  const timers: Array<{ at: number; resolve: () => void }> = [];
+  const timers: Array<{ at: number; fn: () => void }> = [];
   const settle = () => new Promise<void>((r) => setImmediate(r));
   return {
     now: () => now,
     get pending() {
       return timers.length;
     },
-    sleep(ms, signal) {
-      return new Promise<void>((resolve, reject) => {
-        if (signal?.aborted) {
-          reject(signal.reason);
-          return;
-        }
-        const t = { at: now + ms, resolve };
-        timers.push(t);
-        signal?.addEventListener(
-          'abort',
-          () => {
-            timers.splice(timers.indexOf(t), 1);
-            reject(signal.reason);
-          },
-          { once: true },
-        );
-      });
+    setTimeout(fn, ms) {
+      const t = { at: now + ms, fn };
+      timers.push(t);
+      return t;
+    },
+    clearTimeout(handle) {
+      const i = timers.indexOf(handle as (typeof timers)[number]);
+      if (i >= 0) timers.splice(i, 1);
     },
     async advance(ms) {
       const target = now + ms;
@@ -133,7 +133,7 @@ export function manualClock(startMs = 1_700_000_000_000): Clock & {
         if (!next || next.at > target) break;
         timers.shift();
         now = next.at;
-        next.resolve();
+        next.fn();
       }
       now = target;
       for (let i = 0; i < 5; i++) await settle();

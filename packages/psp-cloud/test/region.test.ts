@@ -44,6 +44,7 @@ describe('region and environment', () => {
         const client = createCloudClient({
           countryCode: country,
           environment: flag,
+          firmwareVersion: '1.0.0',
           credentials,
           fetch: async (input) => {
             seen.push(String(input instanceof Request ? input.url : input));
@@ -93,7 +94,7 @@ describe('route table', () => {
     const routes = { asrNotice: { path: '/v9/asr' } };
     expect(resolveRoutes(routes).asrNotice).toMatchObject({ method: 'POST', path: '/v9/asr', auth: 'token' });
     expect(() => resolveRoutes({ asrNotice: { path: 'v9' } })).toThrow(/must start/);
-    const server = createCloudServer({ routes });
+    const server = createCloudServer({ routes, openRegistration: true });
     const l = await server.listen();
     try {
       const client = createCloudClient({
@@ -114,9 +115,10 @@ describe('route table', () => {
 });
 
 describe('request headers', () => {
-  it('sends the spec common headers, User-Agent PSP_DEVICE and the signature on every request', async () => {
+  it('sends the spec common headers, User-Agent PSP_DEVICE and the signature on every POST', async () => {
     const got: Headers[] = [];
     const server = createCloudServer({
+      openRegistration: true,
       intercept: ({ headers }) => {
         got.push(new Headers(headers));
         return undefined;
@@ -134,7 +136,8 @@ describe('request headers', () => {
     await client.close();
     await l.close();
     expect(got.length).toBe(4); // register, descriptor, token refresh, notice
-    for (const h of got) {
+    const [register, check, refresh, notice] = got as [Headers, Headers, Headers, Headers];
+    for (const h of [register, refresh, notice]) {
       expect(h.get('user-agent')).toBe('PSP_DEVICE');
       expect(h.get('accept')).toBe('*/*');
       expect(h.get('cache-control')).toBe('no-cache');
@@ -145,8 +148,12 @@ describe('request headers', () => {
       expect(h.get('x-device-serial')).toBe('S');
       expect(h.get('connection')).toBe('keep-alive');
     }
-    expect(got[1]!.get('x-device-version')).toBe('3.1.4');
-    expect(got[3]!.get('authorization')).toMatch(/^Bearer /);
+    // the update check is the spec's plain GET
+    expect(check.get('x-device-serial')).toBe('S');
+    expect(check.get('x-device-version')).toBe('3.1.4');
+    expect(check.get('x-signature')).toBeNull();
+    expect(check.get('content-type')).toBeNull();
+    expect(notice.get('authorization')).toMatch(/^Bearer /);
     expect(COMMON_HEADERS.connection).toBe('keep-alive');
   });
 });

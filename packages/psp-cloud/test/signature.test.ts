@@ -71,7 +71,7 @@ describe('published signature test vectors', () => {
         devices: [
           { serial: 'PSP0001', secret: 'factory-secret-0001', deviceSecret: DEVICE_SECRET, salt: SALT },
         ],
-        openRegistration: false,
+        requireSignedUpdateChecks: true,
       });
       listening = await server.listen();
     });
@@ -212,15 +212,26 @@ describe('verification rules', () => {
     }
   });
 
-  it('bounds the nonce cache and evicts the oldest first', () => {
-    const cache = createNonceCache({ maxEntries: 3, ttlSeconds: 600 });
-    for (const n of ['a', 'b', 'c', 'd']) expect(cache.remember('s', n, 1000)).toBe(true);
+  it('bounds the nonce cache without ever forgetting an unexpired nonce', () => {
+    const cache = createNonceCache({ maxEntries: 3, ttlSeconds: 600, maxPerSerial: 3 });
+    for (const n of ['a', 'b', 'c']) expect(cache.remember('s', n, 1000)).toBe('fresh');
+    // full: a new nonce is refused, and the oldest one is still a replay
+    expect(cache.remember('s', 'd', 1001)).toBe('full');
+    expect(cache.remember('s', 'a', 1001)).toBe('replay');
     expect(cache.size).toBe(3);
-    expect(cache.evicted).toBe(1);
-    expect(cache.remember('s', 'd', 1001)).toBe(false);
-    // expired entries leave on their own
-    expect(cache.remember('s', 'e', 2000)).toBe(true);
+    expect(cache.retryAfter(1001)).toBe(599);
+    // expired entries leave on their own, and make room
+    expect(cache.remember('s', 'e', 1600)).toBe('fresh');
     expect(cache.size).toBe(1);
+    expect(cache.remember('s', 'a', 1600)).toBe('fresh');
+  });
+
+  it('gives each serial a share of the nonce cache', () => {
+    const cache = createNonceCache({ maxEntries: 10, maxPerSerial: 2 });
+    expect(cache.remember('flood', 'a', 0)).toBe('fresh');
+    expect(cache.remember('flood', 'b', 0)).toBe('fresh');
+    expect(cache.remember('flood', 'c', 0)).toBe('serial-full');
+    expect(cache.remember('other', 'a', 0)).toBe('fresh');
   });
 
   it('makes 16-letter nonces from a CSPRNG without modulo bias', () => {
@@ -290,7 +301,7 @@ describe('a signature mismatch seen from the client', () => {
   let server: CloudServer;
   let listening: ListeningServer;
   beforeAll(async () => {
-    server = createCloudServer();
+    server = createCloudServer({ openRegistration: true, requireSignedUpdateChecks: true });
     listening = await server.listen();
   });
   afterAll(() => listening.close());
@@ -302,6 +313,8 @@ describe('a signature mismatch seen from the client', () => {
       baseUrl: listening.url,
       credentials,
       clock,
+      firmwareVersion: '1.0.0',
+      signedUpdateChecks: true,
       random: () => new Uint8Array(32).fill(3),
     });
     await client.register();

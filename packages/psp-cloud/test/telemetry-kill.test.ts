@@ -29,6 +29,7 @@ describe('telemetry survives kill -9 of the sender', () => {
       release = r;
     });
     const server: CloudServer = createCloudServer({
+      openRegistration: true,
       onTelemetryBatch: async () => {
         batches++;
         if (batches === 1) {

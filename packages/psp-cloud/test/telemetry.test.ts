@@ -1,16 +1,17 @@
 import fs from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tempDir, waitFor } from '@waved/test-lab';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   CloudError,
   createMemoryTelemetryStore,
-  createSqliteTelemetryStore,
   createTelemetryQueue,
   TELEMETRY_EVENTS,
   type TelemetryBatch,
   type TelemetryQueueOptions,
   validateTelemetryParams,
 } from '../src/index.js';
+import { createSqliteTelemetryStore as createStore, type SqliteDatabase } from '../src/sqlite.js';
 import { manualClock } from './helpers.js';
 
 const common = { fw_ver: '1.0.0', evt_language: 'en', evt_timezone: 'UTC' };
@@ -158,40 +159,56 @@ describe('telemetry queue', () => {
   });
 });
 
+// better-sqlite3 by default; node:sqlite shows that another driver fits the same port (armv7 has no
+// better-sqlite3 prebuild)
+const drivers = [
+  ['better-sqlite3', undefined],
+  ['node:sqlite', (path: string): SqliteDatabase => new DatabaseSync(path)],
+] as const;
+
 describe('SQLite telemetry store', () => {
-  it('keeps events, drops and the device id across reopening, in a 0600 file', async () => {
-    const dir = tempDir('psp-cloud-tq-');
-    try {
-      const path = dir.join('q.db');
-      const first = harness({ store: createSqliteTelemetryStore({ path }), maxQueued: 5, autoStart: false });
-      for (let i = 0; i < 7; i++) await first.queue.track('ai_record_mark', { record_id: String(i) });
-      await first.queue.close();
-      await first.store.close();
-      expect(fs.statSync(path).mode & 0o777).toBe(0o600);
+  it.each(drivers)(
+    'keeps events, drops and the device id across reopening, in a 0600 file (%s)',
+    async (_, open) => {
+      const dir = tempDir('psp-cloud-tq-');
+      const createSqliteTelemetryStore = (o: { path: string }) =>
+        createStore({ ...o, ...(open ? { open } : {}) });
+      try {
+        const path = dir.join('q.db');
+        const first = harness({
+          store: createSqliteTelemetryStore({ path }),
+          maxQueued: 5,
+          autoStart: false,
+        });
+        for (let i = 0; i < 7; i++) await first.queue.track('ai_record_mark', { record_id: String(i) });
+        await first.queue.close();
+        await first.store.close();
+        expect(fs.statSync(path).mode & 0o777).toBe(0o600);
 
-      const seen: string[] = [];
-      const second = harness({
-        store: createSqliteTelemetryStore({ path }),
-        autoStart: false,
-        onDeviceId: (id) => seen.push(id),
-      });
-      expect(await second.queue.stats()).toMatchObject({ pending: 5, dropped: 2 });
-      await second.queue.flush();
-      expect(second.batches[0]!.events.map((e) => e.params.record_id)).toEqual(['2', '3', '4', '5', '6']);
-      expect(seen).toEqual(['dev-1']);
-      await second.queue.close();
-      await second.store.close();
+        const seen: string[] = [];
+        const second = harness({
+          store: createSqliteTelemetryStore({ path }),
+          autoStart: false,
+          onDeviceId: (id) => seen.push(id),
+        });
+        expect(await second.queue.stats()).toMatchObject({ pending: 5, dropped: 2 });
+        await second.queue.flush();
+        expect(second.batches[0]!.events.map((e) => e.params.record_id)).toEqual(['2', '3', '4', '5', '6']);
+        expect(seen).toEqual(['dev-1']);
+        await second.queue.close();
+        await second.store.close();
 
-      const third = harness({ store: createSqliteTelemetryStore({ path }), autoStart: false });
-      await third.queue.track('bind_id', {});
-      await third.queue.flush();
-      expect(third.batches[0]!.device_id).toBe('dev-1');
-      await third.queue.close();
-      await third.store.close();
-    } finally {
-      dir.remove();
-    }
-  });
+        const third = harness({ store: createSqliteTelemetryStore({ path }), autoStart: false });
+        await third.queue.track('bind_id', {});
+        await third.queue.flush();
+        expect(third.batches[0]!.device_id).toBe('dev-1');
+        await third.queue.close();
+        await third.store.close();
+      } finally {
+        dir.remove();
+      }
+    },
+  );
 
   it('runs with the real timer too (5 s interval shortened)', async () => {
     const batches: TelemetryBatch[] = [];

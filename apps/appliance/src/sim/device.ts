@@ -114,7 +114,8 @@ export async function createSimDevice(options: SimDeviceOptions): Promise<SimDev
   let cloudUrl = options.cloudUrl;
   if (!cloudUrl) {
     const { createCloudServer } = await import('@waved/psp-cloud/server');
-    const cloud = createCloudServer();
+    // the simulated device is known to its cloud: it registers without an enrolment key
+    const cloud = createCloudServer({ devices: [{ serial: 'SIM0001', secret: 'sim-factory-secret' }] });
     cloud.publishUpdate('psp_firmware', {
       version: '1.1.0',
       data: await buildSimPackage(options.dir, '1.1.0'),

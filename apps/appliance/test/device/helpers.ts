@@ -33,7 +33,10 @@ export interface Harness {
 
 /** The reference cloud server on loopback and device apps whose every path is inside `dir`. */
 export async function startHarness(dir: string, serverOptions: CloudServerOptions = {}): Promise<Harness> {
-  const server = createCloudServer(serverOptions);
+  const server = createCloudServer({
+    devices: [{ serial: 'PSP0001', secret: 'factory-secret' }],
+    ...serverOptions,
+  });
   const listening = await server.listen({ host: '127.0.0.1', port: 0 });
   const bus = new StateBus();
   const settings = defaultSettings();

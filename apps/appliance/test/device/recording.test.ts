@@ -12,7 +12,7 @@ describe('meeting recording against the reference cloud', () => {
   const dir = tempDir('device-rec-');
   let h: Harness;
   let app: DeviceApp;
-  const failures = { transcription: 0, uploadOf: '' };
+  const failures = { transcription: 0, uploadStarts: [] as boolean[] };
   const attempts = { transcription: 0 };
   beforeAll(async () => {
     h = await startHarness(dir.path, {
@@ -24,7 +24,7 @@ describe('meeting recording against the reference cloud', () => {
             return Response.json({ error: { code: 'BUSY', message: 'busy' } }, { status: 503 });
           }
         }
-        if (r.route === 'meetingUpload' && failures.uploadOf && r.pathAndQuery.includes(failures.uploadOf)) {
+        if (r.route === 'uploadStart' && failures.uploadStarts.shift()) {
           return Response.json({ error: { code: 'BROKEN', message: 'broken' } }, { status: 500 });
         }
         return undefined;
@@ -102,9 +102,9 @@ describe('meeting recording against the reference cloud', () => {
     const uploads = h.server.uploads().filter((u) => u.meetingId === info.id);
     expect(uploads.map((u) => u.fileName).sort()).toEqual(files.map((f) => f.fileName).sort());
     for (const u of uploads) {
-      expect(Buffer.from(u.data).equals(fs.readFileSync(dir.join('recordings', 'default', u.fileName)))).toBe(
-        true,
-      );
+      expect(
+        Buffer.from(u.data!).equals(fs.readFileSync(dir.join('recordings', 'default', u.fileName))),
+      ).toBe(true);
     }
     const notices = h.server.notices().filter((n) => n.body.meeting_id === info.id);
     expect(notices.map((n) => n.route)).toContain('uploadComplete');
@@ -152,14 +152,15 @@ describe('meeting recording against the reference cloud', () => {
     await app.recorder.start();
     await sleep(120);
     const second = `${info.id}-002.wav`;
-    failures.uploadOf = second;
+    // the first file goes up, the second one's upload fails
+    failures.uploadStarts = [false, true];
     await app.recorder.finish();
     await app.uploader.idle();
     const files = app.recorder.files(info.id);
     expect(files.map((f) => f.uploadStatus)).toEqual(['uploaded', 'failed']);
     expect(app.recorder.list().find((x) => x.id === info.id)?.cloudState).toBe('uploading');
 
-    failures.uploadOf = '';
+    failures.uploadStarts = [];
     await app.uploader.run();
     const names = h.server
       .uploads()

@@ -19,7 +19,7 @@ describe('telemetry catalog', () => {
   });
 
   it('every event of the catalog reaches the cloud from its trigger, with the common fields', async () => {
-    const server = createCloudServer();
+    const server = createCloudServer({ devices: [{ serial: 'SIM0001', secret: 'sim-factory-secret' }] });
     server.publishUpdate('psp_firmware', {
       version: '1.1.0',
       data: await buildSimPackage(dir.path, '1.1.0'),

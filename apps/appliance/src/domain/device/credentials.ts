@@ -1,4 +1,5 @@
-import { type CredentialStore, createDrizzleCredentialStore } from '@waved/psp-cloud';
+import type { CredentialStore } from '@waved/psp-cloud';
+import { createDrizzleCredentialStore } from '@waved/psp-cloud/sqlite';
 import { eq } from 'drizzle-orm';
 import type { DeviceDatabase } from './db.js';
 import { credentialValues, deviceMeta } from './schema.js';

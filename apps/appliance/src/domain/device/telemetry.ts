@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   type CloudClient,
-  createSqliteTelemetryStore,
   createTelemetryQueue,
   type TelemetryEventName,
   type TelemetryParams,
   type TelemetryQueue,
   type TelemetryStore,
 } from '@waved/psp-cloud';
+import { createSqliteTelemetryStore } from '@waved/psp-cloud/sqlite';
 import type { Logger } from '../../core/log/logger.js';
 
 /** What every feature of the device application reports through. */
