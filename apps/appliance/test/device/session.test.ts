@@ -56,6 +56,33 @@ describe('cloud session', () => {
     }
   });
 
+  it('refreshes the token ahead of the lifetime the server gave it', async () => {
+    const local = tempDir('device-session-ttl-');
+    const refreshes: number[] = [];
+    // a 10 s token: refreshed 2 s (a fifth of its life) before it runs out, not on a fixed timer
+    const h2 = await startHarness(local.path, {
+      tokenTtlSeconds: 10,
+      intercept: (r) => {
+        if (r.route === 'refreshToken') refreshes.push(Date.now());
+        return undefined;
+      },
+    });
+    try {
+      const app = h2.app();
+      await app.start();
+      await app.session.establish();
+      await waitFor(() => refreshes.length >= 2, { what: 'the second token refresh', timeoutMs: 15_000 });
+      const gap = refreshes[1]! - refreshes[0]!;
+      expect(gap).toBeGreaterThanOrEqual(7_900);
+      expect(gap).toBeLessThan(10_000);
+      await app.stop();
+      expect(h2.server.devices()[0]?.tokens).toBe(2);
+    } finally {
+      await h2.close();
+      local.remove();
+    }
+  });
+
   it('takes the cloud region from the settings country (EU for everything but CN and US)', () => {
     const region = (country: string) => {
       h.settings.device.country = country;

@@ -6,7 +6,11 @@ export interface CloudSessionOptions {
   client: Pick<CloudClient, 'register' | 'refreshToken'>;
   credentials: CredentialStore;
   logger: Logger;
-  /** Refresh the token this often while the session runs (default 50 min; the reference TTL is 1 h). */
+  /**
+   * Refresh the token this often while the session runs. By default each token is refreshed ahead
+   * of the lifetime the server gave it (`DeviceToken.refreshInMs`: 5 min, or a fifth of a shorter
+   * lifetime, before `expires_in` runs out).
+   */
   refreshIntervalMs?: number;
   /** Delay before retrying a failed establish (default 30 s). */
   retryDelayMs?: number;
@@ -35,7 +39,6 @@ export interface CloudSession {
  */
 export function createCloudSession(options: CloudSessionOptions): CloudSession {
   const { client, credentials, logger } = options;
-  const refreshMs = options.refreshIntervalMs ?? 50 * 60_000;
   const retryMs = options.retryDelayMs ?? 30_000;
   let state: SessionState = 'idle';
   let inFlight: Promise<void> | null = null;
@@ -68,11 +71,11 @@ export function createCloudSession(options: CloudSessionOptions): CloudSession {
             await client.register();
           }
           state = 'refreshing';
-          await client.refreshToken();
+          const token = await client.refreshToken();
           state = 'ready';
           logger.info('cloud: session ready');
           for (const w of waiters.splice(0)) w();
-          schedule(refreshMs);
+          schedule(options.refreshIntervalMs ?? token.refreshInMs);
           options.onReady?.();
         } catch (error) {
           state = 'failed';
