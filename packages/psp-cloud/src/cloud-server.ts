@@ -5,8 +5,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { closeServer, listenServer, readLimitedBody } from '@waved/internal';
 import { H3, type H3Event, toNodeHandler } from 'h3';
 import type { Clock, Logger } from './clock.js';
 import { ANALYTICS_APP_ID, SIGNATURE_WINDOW_SECONDS, UPLOAD_CHUNK_BYTES } from './constants.js';
@@ -163,6 +163,7 @@ export interface ListenOptions {
 export interface ListeningServer {
   address: string;
   port: number;
+  /** `http://127.0.0.1:<port>/` (https with `tls`), IPv6 addresses in brackets. */
   url: string;
   /** Stops this listener and drops its connections. Idempotent. */
   close(): Promise<void>;
@@ -285,20 +286,11 @@ async function readLimited(
   limit: number,
   onChunk?: (c: Uint8Array) => void,
 ): Promise<Uint8Array> {
-  const declared = Number(req.headers.get('content-length') ?? 'NaN');
-  if (Number.isFinite(declared) && declared > limit) {
+  const r = await readLimitedBody(req, limit, onChunk);
+  if (r.ok) return r.body;
+  if (r.reason === 'too-large')
     throw new RequestError(413, 'PAYLOAD_TOO_LARGE', `body larger than ${limit} bytes`);
-  }
-  if (!req.body) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of req.body as unknown as AsyncIterable<Uint8Array>) {
-    total += chunk.length;
-    if (total > limit) throw new RequestError(413, 'PAYLOAD_TOO_LARGE', `body larger than ${limit} bytes`);
-    onChunk?.(chunk);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, total);
+  throw new RequestError(400, 'BAD_REQUEST', 'the body was cut short');
 }
 
 /** Drops the oldest entries of an insertion-ordered collection beyond `max`. */
@@ -955,29 +947,18 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
         ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, handler)
         : http.createServer(handler);
       server.maxConnections = maxConnections;
-      const host = opts.host ?? '127.0.0.1';
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(opts.port ?? 0, host, () => {
-          server.off('error', reject);
-          resolve();
-        });
+      const where = await listenServer(server, {
+        host: opts.host ?? '127.0.0.1',
+        port: opts.port ?? 0,
+        protocol: opts.tls ? 'https' : 'http',
       });
-      const { address, port } = server.address() as AddressInfo;
-      const urlHost = address.includes(':') ? `[${address}]` : address;
-      const url = `${opts.tls ? 'https' : 'http'}://${urlHost}:${port}`;
-      log.info?.('cloud server listening', { url });
+      log.info?.('cloud server listening', { url: where.url });
       let closing: Promise<void> | undefined;
       const listening: ListeningServer = {
-        address,
-        port,
-        url,
+        ...where,
         close() {
-          closing ??= new Promise<void>((resolve) => {
-            listeners.delete(listening);
-            server.closeAllConnections();
-            server.close(() => resolve());
-          });
+          listeners.delete(listening);
+          closing ??= closeServer(server);
           return closing;
         },
       };

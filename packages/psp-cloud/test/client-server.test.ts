@@ -99,7 +99,7 @@ for (const transport of ['http', 'https'] as const) {
         forced: true,
         descriptions: { en: { html_note: '<p>fix</p>' } },
       });
-      expect(d!.download_url.startsWith(`${listening.url}/app/v1/common/package/`)).toBe(true);
+      expect(d!.download_url.startsWith(`${listening.url}app/v1/common/package/`)).toBe(true);
       expect(await client.getUpdateDescriptor('psp_model')).toBeNull();
       expect(await client.getUpdateDescriptor('psp_firmware', { firmwareVersion: '1.2.0' })).toBeNull();
     });

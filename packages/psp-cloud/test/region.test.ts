@@ -105,7 +105,7 @@ describe('route table', () => {
       await client.register();
       await client.sendAsrNotice({ meeting_id: 'm' });
       expect(server.notices()).toMatchObject([{ route: 'asrNotice', body: { meeting_id: 'm' } }]);
-      const old = await fetch(`${l.url}${DEFAULT_ROUTES.asrNotice.path}`, { method: 'POST' });
+      const old = await fetch(new URL(DEFAULT_ROUTES.asrNotice.path, l.url), { method: 'POST' });
       expect(old.status).toBe(404);
       await client.close();
     } finally {
