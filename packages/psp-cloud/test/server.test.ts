@@ -197,6 +197,91 @@ describe('hostile bodies (in-process, no socket)', () => {
   });
 });
 
+describe('hostile uploads (in-process, no socket)', () => {
+  const server = createCloudServer({
+    devices: [{ serial: 'S1', secret: 'f', deviceSecret: SECRET, salt: SALT }],
+    limits: { chunkBytes: 64, uploadBytes: 1000, nonces: 100_000, noncesPerSerial: 100_000 },
+  });
+  const send = (method: string, path: string, body: Uint8Array | string, token?: string) => {
+    const s = signRequest({
+      serial: 'S1',
+      deviceSecret: SECRET,
+      salt: SALT,
+      method,
+      pathAndQuery: path,
+      bodySha256: sha256Hex(body),
+      timestamp: Math.floor(Date.now() / 1000),
+      nonce: createNonce(),
+    });
+    const headers: Record<string, string> = { ...s.headers };
+    if (token) headers.authorization = `Bearer ${token}`;
+    return server.fetch(new Request(`http://device.test${path}`, { method, headers, body }));
+  };
+  let token = '';
+  beforeAll(async () => {
+    const body = JSON.stringify({
+      serial: 'S1',
+      timestamp: Math.floor(Date.now() / 1000),
+      nonce: createNonce(),
+      area_url: 'https://x.invalid',
+      device_secret: SECRET,
+      salt: SALT,
+      secret: 'f',
+    });
+    token = (
+      (await (await send('POST', '/summary-service/device/token/refresh', body)).json()) as { token: string }
+    ).token;
+  });
+
+  it('answers starts and chunks with 2xx or 4xx, never 500, and never holds more than it declared (fuzz)', async () => {
+    const data = new Uint8Array(200).map((_, i) => i);
+    const start = (await (
+      await send(
+        'POST',
+        '/summary-service/meeting/file/upload/start',
+        JSON.stringify({ meeting_id: 'm', file_name: 'f', size: 200, sha256: sha256Hex(data) }),
+        token,
+      )
+    ).json()) as { upload_id: string };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.record(
+            {
+              meeting_id: fc.jsonValue(),
+              file_name: fc.jsonValue(),
+              size: fc.jsonValue(),
+              sha256: fc.jsonValue(),
+            },
+            { requiredKeys: [] },
+          ),
+          fc.jsonValue(),
+        ),
+        fc.oneof(fc.constant(start.upload_id), fc.string()),
+        fc.oneof(fc.nat(300).map(String), fc.string()),
+        fc.uint8Array({ maxLength: 100 }),
+        async (startBody, id, offset, chunk) => {
+          const a = await send(
+            'POST',
+            '/summary-service/meeting/file/upload/start',
+            JSON.stringify(startBody) ?? 'null',
+            token,
+          );
+          expect(a.status).toBeLessThan(500);
+          await a.arrayBuffer();
+          const q = new URLSearchParams({ upload_id: id, offset }).toString();
+          const b = await send('PUT', `/summary-service/meeting/file/upload/chunk?${q}`, chunk, token);
+          expect(b.status).toBeLessThan(500);
+          await b.arrayBuffer();
+          for (const u of server.uploads()) expect(u.data!.length).toBe(u.size);
+          expect(server.uploadStats().open).toBeLessThanOrEqual(64);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe('parseRange', () => {
   it.each([
     [null, 100, { kind: 'full' }],
