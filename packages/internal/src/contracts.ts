@@ -24,16 +24,13 @@ export interface Clock {
 }
 
 /**
- * The real clock. Its timers are unref'd: a pending retry or timeout never keeps a process alive
- * on its own.
+ * The real clock: `Date.now()` and Node's timers, as they are. A pending timer keeps the process
+ * alive, so a retry waiting out its backoff is never cut short by the process exiting; whatever
+ * owns a long-lived timer (a refresh, a flush interval) clears it in its `stop()`.
  */
 export const systemClock: Clock = {
   now: () => Date.now(),
-  setTimeout(fn, ms) {
-    const handle = globalThis.setTimeout(fn, ms);
-    handle.unref?.();
-    return handle;
-  },
+  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
   clearTimeout(handle) {
     globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>);
   },

@@ -42,3 +42,15 @@ describe('sleep', () => {
     await expect(sleep(clock, 1, controller.signal)).rejects.toThrow('stopped');
   });
 });
+
+describe('systemClock keeps the process alive while a timer is pending', () => {
+  it('a script whose only work is a backoff still finishes it', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { fileURLToPath } = await import('node:url');
+    const dist = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+    const script = `import { sleep, systemClock } from ${JSON.stringify(dist)}; await sleep(systemClock, 50); console.log('retried');`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(r.stdout.trim()).toBe('retried');
+    expect(r.status).toBe(0);
+  });
+});
