@@ -7,6 +7,13 @@ import type { Logger } from '../settings/logger.js';
 import type { Settings } from '../settings/schema.js';
 import type { SettingsStore } from '../settings/store.js';
 import { MAX_BODY_BYTES, parseFormBody } from './body.js';
+import {
+  type ConnectionLimits,
+  limitConnections,
+  PORTAL_HEADERS_TIMEOUT_MS,
+  PORTAL_REQUEST_TIMEOUT_MS,
+  PORTAL_TIMEOUT_CHECK_MS,
+} from './connections.js';
 import { csrfMatches } from './csrf.js';
 import { escapeHtml, type FormView, failureText, renderForm, renderMessage, statusBanner } from './html.js';
 
@@ -33,6 +40,8 @@ export interface PortalOptions {
   gateway?: string;
   /** Clock for the countdown (tests). */
   now?: () => number;
+  /** Connection limits of the HTTP server (defaults in connections.ts). */
+  connections?: ConnectionLimits;
 }
 
 export interface Portal {
@@ -369,10 +378,16 @@ export function createPortal(options: PortalOptions): Portal {
   return {
     app,
     async listen({ host, port }) {
-      const server = http.createServer(toNodeHandler(app));
-      server.headersTimeout = 10_000;
-      server.requestTimeout = 30_000;
-      server.keepAliveTimeout = 5_000;
+      const server = http.createServer(
+        {
+          headersTimeout: PORTAL_HEADERS_TIMEOUT_MS,
+          requestTimeout: PORTAL_REQUEST_TIMEOUT_MS,
+          connectionsCheckingInterval: PORTAL_TIMEOUT_CHECK_MS,
+          keepAliveTimeout: 5_000,
+        },
+        toNodeHandler(app),
+      );
+      limitConnections(server, options.connections);
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {
