@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { ProvisioningState, StateBus } from './core/bus.js';
 import type { Logger } from './core/log/logger.js';
 import type { SecretRegistry } from './core/log/redact.js';
@@ -7,8 +8,10 @@ import {
   createProvisioningController,
   type ProvisioningController,
 } from './domain/provisioning/controller.js';
+import { type AttemptLimiter, createAttemptLimiter } from './domain/security/attempts.js';
 import { createSettingsStore, type Settings, type SettingsStore } from './domain/settings/index.js';
 import { createSntpClient } from './domain/sntp/client.js';
+import type { WebhookHttp } from './domain/webhook.js';
 import { createWifiService, type WifiService } from './domain/wifi/service.js';
 
 export interface ApplianceOptions {
@@ -19,6 +22,13 @@ export interface ApplianceOptions {
   secrets: SecretRegistry;
   /** config.toml */
   settingsPath: string;
+  /**
+   * The failed-PIN counter shared by the portal and PC Link (one per device, persisted). Default:
+   * one kept in `pin-attempts.json` next to config.toml.
+   */
+  pinAttempts?: AttemptLimiter;
+  /** Plain-http webhook URLs the device maker allows (default `never`: https only). */
+  webhookHttp?: WebhookHttp;
   /** Where the portal listens while the AP is up (`192.168.2.1:80` on the device). */
   portal: { host: string; port: number };
   /** What the screen and ApActive show (`http://192.168.2.1/` on the device). */
@@ -53,7 +63,11 @@ export interface Appliance {
  */
 export async function startAppliance(options: ApplianceOptions): Promise<Appliance> {
   const { bus, radio, station, logger, secrets } = options;
-  const settings = createSettingsStore({ path: options.settingsPath, logger });
+  const settings = createSettingsStore({
+    path: options.settingsPath,
+    logger,
+    ...(options.webhookHttp ? { webhookHttp: options.webhookHttp } : {}),
+  });
   const snapshot = await settings.load();
 
   const sntp =
@@ -84,6 +98,12 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     settings,
     session: () => controller?.session() ?? null,
     logger,
+    pinAttempts:
+      options.pinAttempts ??
+      createAttemptLimiter({
+        path: path.join(path.dirname(options.settingsPath), 'pin-attempts.json'),
+        logger,
+      }),
     ...(options.gateway ? { gateway: options.gateway } : {}),
   });
 
@@ -121,33 +141,5 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
   };
 }
 
-/** The pending webhook setup test: one POST to the configured webhook, the outcome logged. */
-export async function runWebhookSetupTest(
-  settings: Settings,
-  logger: Logger,
-  fetchImpl: typeof fetch = fetch,
-): Promise<boolean> {
-  const url = settings.webhook.url;
-  if (!url) return false;
-  const form = new FormData();
-  form.set('event', 'setup-test');
-  form.set('device', settings.device.name);
-  form.set('time', new Date().toISOString());
-  const headers: Record<string, string> = {};
-  if (settings.webhook.secret) headers['x-webhook-secret'] = settings.webhook.secret;
-  const target = new URL(url);
-  const shown = `${target.protocol}//${target.host}${target.pathname}`;
-  try {
-    const response = await fetchImpl(url, {
-      method: 'POST',
-      body: form,
-      headers,
-      signal: AbortSignal.timeout(10_000),
-    });
-    logger.info(`webhook setup test to ${shown}: HTTP ${response.status}`);
-    return response.ok;
-  } catch (error) {
-    logger.warn(`webhook setup test to ${shown} failed:`, (error as Error).message);
-    return false;
-  }
-}
+/** The pending webhook setup test (signed; see domain/webhook.ts). */
+export { runWebhookSetupTest } from './domain/webhook.js';

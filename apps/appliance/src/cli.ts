@@ -22,8 +22,10 @@ import {
   renderTerminal,
   type ScreenAction,
 } from './domain/screens/index.js';
+import { type AttemptLimiter, createAttemptLimiter } from './domain/security/attempts.js';
 import { defaultSettings } from './domain/settings/index.js';
 import { createRunnerClock } from './domain/sntp/client.js';
+import type { WebhookHttp } from './domain/webhook.js';
 import { createSimRadio, type SimApServices, type SimNetwork } from './sim/radio.js';
 
 export const HELP = `waved — Wi-Fi station manager and phone provisioning for the device
@@ -210,6 +212,9 @@ async function serveScreenPage(app: ReturnType<typeof createScreenPage>, port: n
 
 interface Runtime {
   bus: StateBus;
+  /** One failed-PIN counter for the portal and PC Link, kept across restarts. */
+  pinAttempts: AttemptLimiter;
+  webhookHttp: WebhookHttp;
   radio: Radio;
   station: Station;
   common: Common;
@@ -249,6 +254,8 @@ async function runLoop(rt: Runtime, stopSignal: Promise<void>): Promise<void> {
       logger,
       secrets: rt.logger.secrets,
       settingsPath: rt.settingsPath,
+      pinAttempts: rt.pinAttempts,
+      webhookHttp: rt.webhookHttp,
       portal: rt.portal,
       setupUrl: rt.setupUrl,
       gateway: rt.gateway,
@@ -266,7 +273,7 @@ async function runLoop(rt: Runtime, stopSignal: Promise<void>): Promise<void> {
     if (rt.openOnStart && initialState === undefined) rt.bus.send({ type: 'OpenWifiProvisioning' });
     if (pendingWebhookTest) {
       pendingWebhookTest = false;
-      void runWebhookSetupTest(app.current(), logger);
+      void runWebhookSetupTest(app.current(), logger, { http: rt.webhookHttp });
     }
     const why = await Promise.race([restarted, stopSignal.then(() => 'stop' as const)]);
     initialState = app.controller.state();
@@ -287,6 +294,7 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
   const simDir = values['data-dir'] ?? path.join(os.tmpdir(), 'waved-sim');
   fs.mkdirSync(simDir, { recursive: true, mode: 0o700 });
   const settingsPath = values.config ?? path.join(simDir, 'config.toml');
+  const pinAttempts = createAttemptLimiter({ path: path.join(simDir, 'pin-attempts.json'), logger });
 
   // The AP's DHCP and DNS servers, for real, on loopback ports (a phone cannot reach them; dig can).
   const services: { dhcp?: { close(): Promise<void> }; dns?: { close(): Promise<void> } } = {};
@@ -352,6 +360,7 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
         onOtaEvent: (event) => screens.otaEvent(event),
         ...(canAnswer ? { consent: (info) => screens.consent(info) } : {}),
         showVerificationPage: () => screens.showVerificationPage(),
+        overrides: { pinAttempts },
       });
       await device.start();
     } catch (error) {
@@ -406,7 +415,7 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
       const key = d.toString('utf8');
       if (key === 'q' || key === '\u0003') resolveQuit();
       // A computer on the PC Link sends an empty password: the device shows its verification page.
-      if (key === 'p') device?.app.verifyDevicePassword('');
+      if (key === 'p') void device?.app.verifyDevicePassword('');
       const action = KEYS[key];
       if (action) screens.press(action);
     };
@@ -421,6 +430,9 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
       station: radio,
       common,
       settingsPath,
+      pinAttempts,
+      // The simulator's webhook receivers run on this machine: http is allowed to loopback only.
+      webhookHttp: 'loopback',
       hostapdConfigPath: simHostapdConfig,
       portal: { host: '127.0.0.1', port },
       setupUrl: portalUrl,
@@ -504,13 +516,19 @@ async function start(values: ReturnType<typeof parse>['values'], common: Common,
   const screens = createScreens({ bus });
   const unsubscribe = screens.subscribe((view) => term.screen(renderTerminal(view)));
   const setupUrl = `http://${gateway}${portalPort === 80 ? '' : `:${portalPort}`}/`;
+  const settingsPath = values.config ?? '/etc/waved/config.toml';
   await runLoop(
     {
       bus,
       radio,
       station,
       common,
-      settingsPath: values.config ?? '/etc/waved/config.toml',
+      settingsPath,
+      pinAttempts: createAttemptLimiter({
+        path: path.join(path.dirname(settingsPath), 'pin-attempts.json'),
+        logger,
+      }),
+      webhookHttp: 'never',
       hostapdConfigPath,
       portal: { host: gateway, port: portalPort },
       setupUrl,

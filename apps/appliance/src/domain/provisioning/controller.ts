@@ -6,7 +6,7 @@ import type { Command, FailureReason, ProvisioningState, ScannedNetwork, StateBu
 import { ApplianceError } from '../../core/errors.js';
 import { type Logger, silentLogger } from '../../core/log/logger.js';
 import type { SecretRegistry } from '../../core/log/redact.js';
-import type { Radio, Station, StationEvent } from '../../core/ports/radio.js';
+import type { ProvisionRequest, Radio, Station, StationEvent } from '../../core/ports/radio.js';
 import type { PortalSession } from '../portal/portal.js';
 import {
   ADDRESS_TIMEOUT_MS,
@@ -128,6 +128,21 @@ const realFiles: ControllerFiles = {
   write: (p, data) => writeFileAtomic(p, data, 0o600),
   remove: (p) => fs.rm(p, { force: true }),
 };
+
+/** What the station is given for a network the portal saved: its exact bytes when known. */
+export function toProvisionRequest(request: {
+  ssid: string;
+  ssidHex?: string;
+  passphrase: string;
+  hidden: boolean;
+}): ProvisionRequest {
+  return {
+    ssid: request.ssid,
+    ...(request.ssidHex ? { ssidHex: request.ssidHex } : {}),
+    passphrase: request.passphrase,
+    hidden: request.hidden,
+  };
+}
 
 /**
  * The provisioning flow of spec States A with design.md's Failed rules. Commands are handled one at a
@@ -436,7 +451,12 @@ export function createProvisioningController(options: ProvisioningControllerOpti
     }
   };
 
-  const connect = async (request?: { ssid: string; passphrase: string; hidden: boolean }) => {
+  const connect = async (request?: {
+    ssid: string;
+    ssidHex?: string;
+    passphrase: string;
+    hidden: boolean;
+  }) => {
     const s = session;
     if (!s) return;
     const target = request?.ssid ?? null;
@@ -447,9 +467,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       await apDown();
       checkAbort();
       if (request) {
-        await step('provision network', () =>
-          station.provision({ ssid: request.ssid, passphrase: request.passphrase, hidden: request.hidden }),
-        );
+        await step('provision network', () => station.provision(toProvisionRequest(request)));
       }
       checkAbort();
       const ssid = await waitForStation(target);
