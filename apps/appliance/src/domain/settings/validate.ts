@@ -64,8 +64,21 @@ export function isWebhookUrl(value: string): boolean {
   } catch {
     return false;
   }
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && !url.username;
+  // No credentials in the URL: `https://user:pw@…` and `https://:pw@…` alike.
+  return (
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.hostname !== '' &&
+    url.username === '' &&
+    url.password === ''
+  );
 }
+
+/**
+ * Characters a name must not hold: controls, and the format characters that hide or reorder text
+ * (direction overrides such as U+202E, zero-width spaces, line and paragraph separators). ZWJ and
+ * ZWNJ stay: emoji and some scripts need them.
+ */
+const INVISIBLE = /[\p{Cc}\p{Zl}\p{Zp}]|(?![\u200c\u200d])\p{Cf}/u;
 
 const TRUE = new Set(['true', 'on', '1', 'yes']);
 const FALSE = new Set(['false', 'off', '0', 'no', '']);
@@ -147,7 +160,7 @@ function validateField(
     case 'device.name':
       if (value === '') return { error: 'Enter a name for the device.' };
       if ([...value].length > NAME_MAX) return { error: `Use at most ${NAME_MAX} characters.` };
-      if (/\p{Cc}/u.test(value)) return { error: 'Use letters, digits, spaces and punctuation only.' };
+      if (INVISIBLE.test(value)) return { error: 'Use letters, digits, spaces and punctuation only.' };
       return { set: true, value };
     case 'device.country':
       if (value === '') return { set: true, value: '' };
