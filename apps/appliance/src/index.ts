@@ -52,6 +52,8 @@ export {
   type SecretRegistry,
 } from './core/log/redact.js';
 export type { ProvisionRequest, Radio, Station, StationEvent, StationStatus } from './core/ports/radio.js';
+// Portal and settings
+export { createPortal, type Portal, type PortalOptions } from './domain/portal/index.js';
 // Provisioning
 export {
   ADDRESS_TIMEOUT_MS,
@@ -76,6 +78,20 @@ export {
   type ProvisioningControllerOptions,
   type Timers,
 } from './domain/provisioning/controller.js';
+// Security: the failed-PIN counter, PIN records off the event loop
+export {
+  type AttemptLimiter,
+  type AttemptLimiterOptions,
+  type AttemptResult,
+  backoffDelay,
+  createAttemptLimiter,
+} from './domain/security/attempts.js';
+export { createPinRecordAsync, verifyPinAsync } from './domain/security/pin.js';
+export {
+  createSettingsStore,
+  type SettingsStore,
+  type SettingsStoreOptions,
+} from './domain/settings/index.js';
 // SNTP
 export {
   checkReply,
@@ -87,6 +103,14 @@ export {
   type SntpResult,
 } from './domain/sntp/client.js';
 export { ntpToUnixMs, unixMsToNtp } from './domain/sntp/packet.js';
+export {
+  sendWebhook,
+  signWebhook,
+  WEBHOOK_HEADERS,
+  type WebhookHttp,
+  webhookOrigin,
+  webhookUrlProblem,
+} from './domain/webhook.js';
 export {
   createWifiService,
   POLL_INTERVAL_MS,
