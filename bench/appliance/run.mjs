@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ratio, startRecord } from '../lib/results.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.resolve(here, '../../apps/appliance/bin/waved.js');
@@ -141,6 +142,15 @@ if (!fs.existsSync(path.resolve(here, '../../apps/appliance/dist/cli.js'))) {
   process.exit(2);
 }
 
+const record = startRecord('appliance', {
+  method:
+    'idle RSS: median of five /proc samples 200 ms apart, after 4 s of settling, median of runs; latency: median of runs',
+});
+record.side(
+  'ours',
+  'node apps/appliance/bin/waved.js sim --no-screen … (three configurations, see the labels)',
+);
+record.side('peer', "node -e 'setTimeout(() => {}, 60000)' (a bare Node process)");
 const bare = [];
 const idle = [];
 const idleAp = [];
@@ -177,3 +187,25 @@ console.log(`form submit -> HTTP 200: median ${resp.toFixed(1)} ms (${RUNS} runs
 console.log(
   `form submit -> Connected: median ${conn.toFixed(0)} ms (${RUNS} runs; designed waits ${floor} ms; overhead ${(conn - floor).toFixed(0)} ms)`,
 );
+record.note(
+  `form submit -> Connected on the simulated radio: median ${conn.toFixed(0)} ms, of which ${floor} ms are designed waits; HTTP 200 after ${resp.toFixed(1)} ms`,
+);
+record.finish({
+  idleRssCore: {
+    label: 'idle RSS, Wi-Fi core (--no-cloud, station mode), vs bare node',
+    ...ratio(s / 1024, b / 1024, { unit: 'MiB', better: 'lower' }),
+  },
+  idleRssSetup: {
+    label: 'idle RSS, setup network up (DNS, DHCP, portal), vs bare node',
+    ...ratio(a / 1024, b / 1024, { unit: 'MiB', better: 'lower' }),
+  },
+  idleRssFull: {
+    label: 'idle RSS as npm start runs it (device application, reference cloud), vs bare node',
+    ...ratio(f / 1024, b / 1024, { unit: 'MiB', better: 'lower' }),
+  },
+  submitToConnectedMs: {
+    median: Math.round(conn),
+    designedWaits: floor,
+    httpResponseMs: Number(resp.toFixed(1)),
+  },
+});
