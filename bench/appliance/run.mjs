@@ -85,7 +85,8 @@ async function startSim(flags) {
 
 async function idleRss(extra) {
   const sim = await startSim(['--no-screen', ...extra]);
-  await until(() => sim.out().includes('portal: '), 10_000, 'waved sim');
+  // generous: a busy 2-core machine starts it slowly
+  await until(() => sim.out().includes('portal: '), 60_000, 'waved sim');
   await sleep(4000); // settle: JIT, first polls, the AP session when auto setup is on
   const rss = await sampleRss(sim.child.pid);
   sim.child.kill('SIGTERM');
@@ -111,7 +112,7 @@ async function submitToConnected() {
       const r = await fetch(`http://127.0.0.1:${port}/`).catch(() => null);
       return r?.status === 200 ? r.text() : null;
     },
-    15_000,
+    60_000,
     'the form',
   );
   const csrf =
@@ -127,7 +128,7 @@ async function submitToConnected() {
   if (res.status !== 200) throw new Error(`POST answered ${res.status}`);
   await until(
     () => sim.out().slice(before).includes('connected to the configured network'),
-    20_000,
+    60_000,
     'Connected',
   );
   const tConnected = performance.now() - t0;
