@@ -14,6 +14,7 @@ export const documents = [
   'packages/captive-dns/README.md',
   'packages/bt-frame/README.md',
   'packages/swu-ota/README.md',
+  'packages/psp-cloud/README.md',
 ];
 
 export function readResult(name) {

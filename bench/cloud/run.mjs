@@ -30,6 +30,24 @@ const pick = (re) => {
 const [sign, hmac] = pick(/sign\+verify\/s\s+(\d+)\s+bare HMAC\/s\s+(\d+)/);
 const [signed, unsigned] = pick(/signed GET\/s\s+(\d+)\s+unsigned HEAD\/s\s+(\d+)/);
 const [tracked, delivered] = pick(/durable track\/s\s+(\d+)\s+delivered\/s \(batches of 50\)\s+(\d+)/);
+// Import cost of each entry point (the package's own script: fresh processes, medians).
+const importCost = spawnSync(
+  process.execPath,
+  [path.resolve(here, '../../packages/psp-cloud/scripts/import-cost.mjs'), '--json'],
+  { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+);
+if (importCost.status !== 0) process.exit(importCost.status ?? 1);
+const entries = JSON.parse(importCost.stdout).results;
+for (const e of entries) {
+  console.log(
+    `import ${e.spec.padEnd(26)} CPU ${e.cpuMs.median.toFixed(1)} ms  wall ${e.wallMs.median.toFixed(1)} ms  RSS +${e.rssMb.median.toFixed(1)} MB (median of ${e.runs} fresh processes)`,
+  );
+}
+record.note(
+  `import cost, median of fresh processes (packages/psp-cloud/scripts/import-cost.mjs): ${entries
+    .map((e) => `${e.spec} ${e.cpuMs.median.toFixed(1)} ms of CPU, +${e.rssMb.median.toFixed(1)} MB`)
+    .join('; ')}`,
+);
 record.note(
   `telemetry: ${tracked} events/s durably queued (SQLite, synchronous=FULL), ${delivered} events/s delivered in batches of 50`,
 );
@@ -43,4 +61,7 @@ record.finish({
     ...ratio(signed, unsigned, { unit: '/s', better: 'higher' }),
   },
   telemetry: { trackedPerSecond: tracked, deliveredPerSecond: delivered },
+  importCost: Object.fromEntries(
+    entries.map((e) => [e.spec, { cpuMs: e.cpuMs.median, wallMs: e.wallMs.median, rssMb: e.rssMb.median }]),
+  ),
 });
