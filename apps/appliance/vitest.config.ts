@@ -11,6 +11,9 @@ const lab = [
   'test/**/bluetooth.test.ts',
   'test/**/pclink.test.ts',
   'test/**/browser.test.ts',
+  'test/**/ssid-bytes.test.ts',
+  'test/**/wpa-config-mode.test.ts',
+  'test/**/setup-ap.test.ts',
 ];
 
 export default defineConfig({
