@@ -63,6 +63,15 @@ async function sampleRss(pid) {
   return median(samples);
 }
 
+// Whatever happens, every sim started here is stopped and its data directory removed.
+const sims = new Set();
+process.on('exit', () => {
+  for (const sim of sims) {
+    sim.child.kill('SIGKILL');
+    fs.rmSync(sim.data, { recursive: true, force: true });
+  }
+});
+
 /** `waved sim` on a free portal port with a private data directory; `flags` go before --data-dir. */
 async function startSim(flags) {
   const port = await freePort();
@@ -80,7 +89,13 @@ async function startSim(flags) {
     '--exit-after',
     '60000',
   ]);
-  return { ...sim, port, data };
+  const handle = { ...sim, port, data };
+  sims.add(handle);
+  sim.exited.then(() => {
+    sims.delete(handle);
+    fs.rmSync(data, { recursive: true, force: true });
+  });
+  return handle;
 }
 
 async function idleRss(extra) {
