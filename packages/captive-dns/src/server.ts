@@ -40,7 +40,7 @@ export interface CaptiveDnsOptions extends CaptiveDnsResponderOptions {
   /** Monotonic milliseconds, for the rate limit; default `performance.now`. */
   now?: () => number;
   /**
-   * How UDP is served. `'batch'`: the native transport built at install (IPv4 only; many datagrams
+   * How UDP is served. `'batch'`: the prebuilt native transport of @waved/native (IPv4 only; many datagrams
    * per system call and per call into JavaScript); `'dgram'`: node:dgram; `'auto'` (default):
    * `'batch'` when the addon loads and `address` is IPv4, else `'dgram'`. TCP always uses node:net.
    */
@@ -85,8 +85,8 @@ export interface CaptiveDns {
 }
 
 /**
- * Whether the native batch transport can be used in this process, and if not, why (the addon was
- * not built at install, or does not load here).
+ * Whether the native batch transport can be used in this process, and if not, why (no prebuild
+ * of @waved/native for this platform, or it does not load here).
  */
 export function nativeUdpTransport(): { available: boolean; reason: string } {
   const { binding, reason } = loadNativeUdp();
@@ -131,7 +131,7 @@ function chooseTransport(
     if (binding === null) {
       throw new CaptiveDnsError(
         'CAPTIVE_DNS_TRANSPORT',
-        `transport 'batch' is not available: the native addon did not load (${reason}); it is built when the package is installed (node-gyp, a C compiler and Node's headers)`,
+        `transport 'batch' is not available here: ${reason}`,
       );
     }
   }
