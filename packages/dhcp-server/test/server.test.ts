@@ -236,6 +236,13 @@ describe('createDhcpServer on a UDP socket', () => {
     await expect(badName.listen()).rejects.toMatchObject({ code: 'DHCP_INTERFACE' });
   });
 
+  it('binds to an interface (lo) and still answers', async () => {
+    const { server, send, next } = await setup({ interface: 'lo' });
+    send(encodeMessage(request({ type: 'INFORM', ciaddr: '127.0.0.2', xid: 5 })));
+    expect((await next())!.xid).toBe(5);
+    expect(server.stats().handlerErrors).toBe(0);
+  });
+
   it('listen() twice is a DHCP_STATE error', async () => {
     const { server } = await setup();
     await expect(server.listen()).rejects.toMatchObject({ code: 'DHCP_STATE' });
