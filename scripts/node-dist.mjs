@@ -20,7 +20,7 @@ export const NODE_VERSIONS = {
   arm64: '24.21.0',
 };
 
-export function cacheDir() {
+function cacheDir() {
   return process.env.WAVED_CACHE_DIR || path.join(os.homedir(), '.cache', 'waved');
 }
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { NativeError } from './errors.js';
 
 /** Version of the function table the prebuilds export (WAVED_NATIVE_ABI in native/waved_native.h). */
-export const NATIVE_ABI = 1;
+const NATIVE_ABI = 1;
 
 /** The raw functions of the addon (see native/waved_native.c). Internal: use the typed wrappers. */
 export interface NativeBinding {

@@ -37,7 +37,7 @@ export interface UnixDatagramOptions {
 const READS_PER_WAKEUP = 256;
 
 /** Socket address bytes: a leading `@` names the abstract namespace (a leading NUL byte). */
-export function unixAddress(path: string): Buffer {
+function unixAddress(path: string): Buffer {
   if (typeof path !== 'string' || path.length === 0) {
     throw new NativeError('NATIVE_ARGUMENT', 'a unix socket path is a non-empty string');
   }
