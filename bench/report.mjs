@@ -7,7 +7,7 @@ import { goals, met } from './goals.mjs';
 import { benchDir, resultsDir } from './lib/results.mjs';
 
 const root = path.resolve(benchDir, '..');
-export const documents = [
+const documents = [
   'bench/README.md',
   'packages/psk/README.md',
   'packages/dhcp-server/README.md',
@@ -30,7 +30,7 @@ const num = (x) => {
 };
 
 /** The markdown block for one result. */
-export function block(result) {
+function block(result) {
   if (!result) return 'No run on file yet: `npm run bench` writes it.';
   const m = result.machine;
   const day = result.date.slice(0, 10);
