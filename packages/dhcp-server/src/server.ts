@@ -12,7 +12,7 @@ import { bindToInterface } from './bind.js';
 import { DhcpError } from './errors.js';
 import { formatIpv4 } from './ipv4.js';
 import { createDhcpMachine, type DhcpMachineOptions, type DhcpStats } from './machine.js';
-import { decodeMessage, encodeMessage } from './message.js';
+import { decodeMessage, encodeMessage, writeMessage } from './message.js';
 import type { DhcpLease } from './pool.js';
 import type { LeaseStore } from './store.js';
 
@@ -250,10 +250,10 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
         }
         const reply = machine.handle(request, now());
         if (reply === undefined) continue;
-        const bytes = encodeMessage(reply.message, h.outBytes, i * slot);
+        const written = writeMessage(reply.message, h.outBytes, i * slot);
         meta32[at + 1] = reply.address | 0;
         meta32[at + 2] = reply.port;
-        meta32[at + 3] = bytes.length;
+        meta32[at + 3] = written;
       } catch (error) {
         meta32[at + 3] = 0;
         machine.count('handlerErrors');
