@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import type http from 'node:http';
 import path from 'node:path';
+import { type Clock, type Logger, sleep, systemClock } from '@waved/internal';
 import { type FsPort, fsyncDir, realFs, writeFileAtomic } from './atomic.js';
 import { OtaError } from './errors.js';
-import { type Clock, type Logger, sleep, systemClock } from './ports.js';
 
 // Spec Endpoints B: the package is fetched with resume to the package path, a progress file
 // `/tmp/curl_progress_<name>` is kept up to date and `done` is written to `/tmp/swu.done` at the end.

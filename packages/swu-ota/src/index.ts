@@ -1,5 +1,7 @@
 // OTA for SWUpdate packages: descriptors, resumable download, streaming verification, install.
 
+// Shared shapes: logger and clock
+export { type Clock, type Logger, systemClock } from '@waved/internal';
 export type { FsPort } from './atomic.js';
 // Building packages
 export {
@@ -86,8 +88,6 @@ export {
   type PackageStoreOptions,
   type RefusalRecord,
 } from './package-store.js';
-// Shared shapes: logger and clock
-export { type Clock, type Logger, systemClock } from './ports.js';
 export { type CommandRunner, type RunOptions, type RunResult, runCommand } from './runner.js';
 export { parseSwDescription, type SwDescription, type SwuArtifact } from './sw-description.js';
 // Text for terminals and logs

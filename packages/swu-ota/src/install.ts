@@ -1,7 +1,7 @@
 import nodeFs from 'node:fs/promises';
+import type { Logger } from '@waved/internal';
 import type { UpdateDescriptor } from './descriptor.js';
 import { OtaError } from './errors.js';
-import type { Logger } from './ports.js';
 import { type CommandRunner, runCommand } from './runner.js';
 import { type SwuReport, verifySwu } from './verify.js';
 import { compareVersions } from './version.js';

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
+import { systemClock } from '@waved/internal';
 import { realFs, writeFileAtomic } from './atomic.js';
 import type { UpdateDescriptor } from './descriptor.js';
 import {
@@ -10,7 +11,6 @@ import {
   type DownloadResult,
 } from './download.js';
 import { OTA_REFUSALS, OtaError, type OtaErrorCode, type OtaRefusalCategory, refusalOf } from './errors.js';
-import { systemClock } from './ports.js';
 
 // The package path of the spec (B4) with a memory: a package that was refused (MD5, hash,
 // signature, policy) is not downloaded again until the descriptor changes, and a package that
