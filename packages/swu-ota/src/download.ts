@@ -271,9 +271,20 @@ function resolveDest(options: DownloaderOptions): string {
   return packagePath(options.systemDir, options.baseDir === undefined ? {} : { baseDir: options.baseDir });
 }
 
+/**
+ * systemClock, but its timers keep the process alive: the wait before a resume is work in
+ * progress, and a script whose only pending work is that wait must not exit half-way
+ * (systemClock's timers are unref'd).
+ */
+const liveClock: Clock = {
+  now: systemClock.now,
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
 export function createDownloader(options: DownloaderOptions): Downloader {
   const fs = options.fs ?? realFs;
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock ?? liveClock;
   const log = options.logger ?? {};
   const dest = resolveDest(options);
   const dir = path.dirname(dest);

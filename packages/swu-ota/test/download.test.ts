@@ -444,6 +444,30 @@ lab.describe('createDownloader against a local HTTPS server', () => {
     expect(fs.readdirSync(work)).toEqual(['curl_progress_software']); // the partial file is gone
   });
 
+  it('a script whose only pending work is the wait before a resume runs to the end (exit 0)', async () => {
+    server.cuts = [200_000];
+    const dest = path.join(work, 'software.swu');
+    const script = path.join(work, 'retry.mjs');
+    const dist = path.resolve(here, '../dist/index.js');
+    fs.writeFileSync(
+      script,
+      `import { createDownloader } from ${JSON.stringify(dist)};
+import fs from 'node:fs';
+const [dest, url, ca] = process.argv.slice(2);
+const r = await createDownloader({ dest, ca: fs.readFileSync(ca), progressFile: false, doneFile: false, retryDelayMs: 300 }).download(url);
+console.log('done', r.requests);
+`,
+    );
+    const r = await exec(process.execPath, [script, dest, server.url, pki.caCert], {
+      allowFail: true,
+      timeoutMs: 20_000,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('done 2');
+    expect(md5(fs.readFileSync(dest))).toBe(md5(body));
+  });
+
   it('resumes to a correct file after the downloader process is killed with SIGKILL', async () => {
     const big = crypto.randomBytes(3 * 1024 * 1024);
     server.current = { body: big, etag: '"big"' };
