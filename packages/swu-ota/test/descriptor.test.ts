@@ -204,7 +204,18 @@ describe('parseUpdateResponse: one rule for "no update" (psp-cloud uses it too)'
       },
       { requiredKeys: [] },
     );
+    // Valid descriptors with hostile notes, as text and as values: the sanitiser must act on them.
+    const valid = fc.record({
+      version: fc.constantFrom('1.2.0', 'PSP_0.3.19', 'm7'),
+      download_url: fc.webUrl(),
+      file_md5: fc.stringMatching(/^[0-9a-fA-F]{32}$/),
+      descriptions: fc.dictionary(fc.constantFrom('en', 'zh-CN', 'de'), fc.record({ html_note: note }), {
+        minKeys: 1,
+      }),
+    });
     const inputs = fc.oneof(
+      valid,
+      valid.map((v) => JSON.stringify(v)),
       fc.anything(),
       fc.jsonValue(),
       fc.string(),
