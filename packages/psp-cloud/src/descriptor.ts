@@ -1,5 +1,6 @@
-// Firmware/model update descriptor (spec B1). @waved/swu-ota owns the one parser of the project;
-// this module gives it the cloud client's error class.
+// Firmware/model update descriptor (spec B1). @waved/swu-ota owns the one parser of the project
+// (bundled into this package's build, see tsup.config.ts); this module gives it the cloud client's
+// error class.
 import { isOtaError, parseUpdateResponse, type UpdateDescriptor } from '@waved/swu-ota';
 import { CloudError } from './errors.js';
 
