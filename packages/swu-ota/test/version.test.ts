@@ -1,13 +1,7 @@
-import { createRequire } from 'node:module';
 import fc from 'fast-check';
+import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 import { compareVersions, MAX_VERSION_LENGTH, OtaError, parseVersion } from '../src/index.js';
-
-// node-semver, the npm registry's own implementation, is the independent oracle for SemVer strings.
-const semver = createRequire(import.meta.url)('semver') as {
-  compare(a: string, b: string): -1 | 0 | 1;
-  valid(v: string): string | null;
-};
 
 describe('compareVersions: the order anti-rollback uses', () => {
   it.each([
@@ -118,6 +112,7 @@ describe('compareVersions properties (fast-check)', () => {
     );
   });
 
+  // node-semver, the npm registry's own implementation, is the independent oracle for SemVer strings.
   it('agrees with node-semver on every SemVer 2.0.0 version', () => {
     fc.assert(
       fc.property(semverString, semverString, (a, b) => {
