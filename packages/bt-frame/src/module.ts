@@ -26,6 +26,13 @@ export interface BtPort {
   readonly isOpen?: boolean;
 }
 
+/**
+ * The module client's partial-frame timeout, ms. The longest frame (258 bytes) takes 22.4 ms at
+ * 115 200 baud and 67 ms at 38 400, so 100 ms never cuts a real frame short at those rates; on a
+ * slower link pass a larger `decoder.partialTimeoutMs`.
+ */
+const BT_MODULE_PARTIAL_TIMEOUT_MS = 100;
+
 export interface BtModuleOptions {
   port: BtPort;
   /** Reply timeout per command, ms. Default 2000. */
@@ -40,7 +47,12 @@ export interface BtModuleOptions {
    * calls `port.drain()` (tcdrain), which fails on a hung-up line without sending any byte.
    */
   probeIntervalMs?: number;
-  /** Options for the frame decoder (maxPayload, partialTimeoutMs; `now` defaults to the clock's). */
+  /**
+   * Options for the frame decoder (maxPayload, partialTimeoutMs; `now` defaults to the clock's).
+   * `partialTimeoutMs` defaults to 100 ms here, so a reply that line noise hid behind a false start
+   * is found within 100 ms instead of after up to 255 more bytes; pass `partialTimeoutMs: undefined`
+   * to turn it off.
+   */
   decoder?: FrameDecoderOptions;
   /** Time for the reply timeouts, the probe and the partial-frame timeout (default `systemClock`). */
   clock?: Clock;
@@ -141,7 +153,7 @@ export function createBtModule(options: BtModuleOptions): BtModule {
   const probeIntervalMs = options.probeIntervalMs ?? 1000;
   const timers = options.clock ?? systemClock;
   const now = options.decoder?.now ?? timers.now;
-  const decoder = createFrameDecoder({ ...options.decoder, now });
+  const decoder = createFrameDecoder({ partialTimeoutMs: BT_MODULE_PARTIAL_TIMEOUT_MS, ...options.decoder, now });
   const emitter = new EventEmitter();
   const pending = new Map<number, Pending[]>();
   const subscribers = new Map<number, Set<(m: BtMessage) => void>>();
