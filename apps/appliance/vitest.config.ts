@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 // never cached. The rest are unit tests: `npm run test:unit`, cached by turbo. needs() refuses to
 // run in the unit project, so a peer test cannot end up in the cache.
 const lab = [
+  'test/**/ctrl-events.test.ts',
   'test/**/faults-real.test.ts',
   'test/**/lab.test.ts',
   'test/**/sntp.test.ts',
