@@ -153,7 +153,11 @@ export function createBtModule(options: BtModuleOptions): BtModule {
   const probeIntervalMs = options.probeIntervalMs ?? 1000;
   const timers = options.clock ?? systemClock;
   const now = options.decoder?.now ?? timers.now;
-  const decoder = createFrameDecoder({ partialTimeoutMs: BT_MODULE_PARTIAL_TIMEOUT_MS, ...options.decoder, now });
+  const decoder = createFrameDecoder({
+    partialTimeoutMs: BT_MODULE_PARTIAL_TIMEOUT_MS,
+    ...options.decoder,
+    now,
+  });
   const emitter = new EventEmitter();
   const pending = new Map<number, Pending[]>();
   const subscribers = new Map<number, Set<(m: BtMessage) => void>>();
