@@ -1,20 +1,23 @@
 import type { ProvisioningState, StateBus } from './core/bus.js';
 import type { Logger } from './core/log/logger.js';
 import type { SecretRegistry } from './core/log/redact.js';
+import type { FileStore } from './core/ports/files.js';
+import type { HttpServe } from './core/ports/http.js';
 import type { Radio, Station } from './core/ports/radio.js';
-import { createPortal } from './domain/portal/index.js';
 import {
   createProvisioningController,
   type ProvisioningController,
 } from './domain/provisioning/controller.js';
 import { createSettingsStore, type Settings, type SettingsStore } from './domain/settings/index.js';
-import { createSntpClient } from './domain/sntp/client.js';
 import { createWifiService, type WifiService } from './domain/wifi/service.js';
 
 export interface ApplianceOptions {
   bus: StateBus;
   radio: Radio;
   station: Station;
+  files: FileStore;
+  /** Binds the portal's HTTP server while the AP is up. */
+  serve: HttpServe;
   logger: Logger;
   secrets: SecretRegistry;
   /** config.toml */
@@ -26,19 +29,18 @@ export interface ApplianceOptions {
   /** Redirect target of the captive portal (host[:port]). */
   gateway?: string;
   hostapdConfigPath?: string;
-  /** Sets the system clock after connect (SNTP). Absent: SNTP is not run. */
-  setClock?: (date: Date) => Promise<void>;
-  /** Port the SNTP client asks (default 123). */
-  ntpPort?: number;
   /** The state to show first (after a controlled restart: `Connected`). */
   initialState?: ProvisioningState;
   /** After a valid save and reconnect. */
   onRestart?: (info: { pendingWebhookTest: boolean }) => void;
+  /** Called with the settings snapshot once it is loaded, before anything runs on it. */
+  onSettings?: (settings: Settings) => Promise<void> | void;
   /** Controller timing (tests and the sim). */
   timing?: { timeoutMs?: number; associationTimeoutMs?: number; finishDelayMs?: number; pollMs?: number };
   wifiPollMs?: number;
 }
 
+/** One consistent configuration snapshot of Area A (replaced as a whole after a valid save). */
 export interface Appliance {
   settings: SettingsStore;
   current: () => Settings;
@@ -48,23 +50,15 @@ export interface Appliance {
 }
 
 /**
- * Wires one consistent configuration snapshot: settings loaded once, the Wi-Fi service, the
- * provisioning controller with the portal (its lifetime is the AP's), SNTP after connect.
+ * Wires Area A on one settings snapshot: settings loaded once, the Wi-Fi service, and the
+ * provisioning controller with the portal (its lifetime is the AP's; its code is loaded when the
+ * AP first comes up).
  */
 export async function startAppliance(options: ApplianceOptions): Promise<Appliance> {
   const { bus, radio, station, logger, secrets } = options;
-  const settings = createSettingsStore({ path: options.settingsPath, logger });
+  const settings = createSettingsStore({ path: options.settingsPath, files: options.files, logger });
   const snapshot = await settings.load();
-
-  const sntp =
-    options.setClock && snapshot.ntp.enabled
-      ? createSntpClient({
-          servers: snapshot.ntp.servers,
-          ...(options.ntpPort ? { port: options.ntpPort } : {}),
-          setClock: options.setClock,
-          logger,
-        })
-      : null;
+  await options.onSettings?.(snapshot);
 
   const wifi = createWifiService({
     bus,
@@ -73,25 +67,28 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     logger,
     secrets,
     ...(options.wifiPollMs ? { pollMs: options.wifiPollMs } : {}),
-    onConnected: () => {
-      if (sntp) void sntp.sync().catch((error) => logger.warn('SNTP: clock not set:', error.message));
-    },
   });
 
   let controller: ProvisioningController;
-  const portal = createPortal({
-    bus,
-    settings,
-    session: () => controller?.session() ?? null,
-    logger,
-    ...(options.gateway ? { gateway: options.gateway } : {}),
-  });
+  let portal: Awaited<ReturnType<typeof loadPortal>> | null = null;
+  const loadPortal = async () => {
+    const { createPortal } = await import('./domain/portal/index.js');
+    return createPortal({
+      bus,
+      settings,
+      session: () => controller?.session() ?? null,
+      logger,
+      serve: options.serve,
+      ...(options.gateway ? { gateway: options.gateway } : {}),
+    });
+  };
 
   controller = createProvisioningController({
     bus,
     radio,
     station,
     wifi,
+    files: options.files,
     logger,
     secrets,
     ...(options.hostapdConfigPath ? { hostapdConfigPath: options.hostapdConfigPath } : {}),
@@ -99,6 +96,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     ...(options.initialState ? { initialState: options.initialState } : {}),
     ...options.timing,
     startPortal: async () => {
+      portal ??= await loadPortal();
       const handle = await portal.listen(options.portal);
       logger.info(`portal listening on ${handle.url}`);
       return handle;

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +13,7 @@ import {
   waitFor,
 } from '@waved/test-lab';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildCli } from '../helpers/build.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -36,10 +36,7 @@ lab.describe('namespace lab: phone -> setup network -> form -> real wpa_supplica
   const hostapdConf = dir.join('waved-hostapd.conf');
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [path.join(root, '../../node_modules/tsup/dist/cli-default.js')], {
-      cwd: root,
-      stdio: 'ignore',
-    });
+    buildCli();
     ap = await createNetns('wvap');
     phone = await createNetns('wvph');
     await createVethPair({ ns: ap, name: 'ap0' }, { ns: phone, name: 'ph0' });

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import { freePort, tempDir } from '@waved/test-lab';
+import { createFileStore } from '../../src/adapters/system/files.js';
+import { serveHttp } from '../../src/adapters/system/http.js';
 import { type Command, type ProvisioningState, type ScannedNetwork, StateBus } from '../../src/core/bus.js';
 import { createPortal, type PortalSession } from '../../src/domain/portal/index.js';
 import { createSettingsStore, type Logger } from '../../src/domain/settings/index.js';
@@ -45,7 +47,7 @@ export async function startPortal(
   const bus = new StateBus();
   const commands: Command[] = [];
   bus.on('command', (c) => commands.push(c));
-  const settings = createSettingsStore({ path: file, logger, pinIterations: 1000 });
+  const settings = createSettingsStore({ files: createFileStore(), path: file, logger, pinIterations: 1000 });
   await settings.load();
   const h: Harness = {
     url: '',
@@ -75,6 +77,7 @@ export async function startPortal(
     settings,
     session: () => h.session,
     logger,
+    serve: serveHttp,
     ...(gateway ? { gateway } : {}),
   });
   const server = await portal.listen({ host: '127.0.0.1', port });

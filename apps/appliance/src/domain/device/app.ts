@@ -1,14 +1,14 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { BtPort } from '@waved/bt-frame';
 import {
+  type BaseUrlOverrides,
   type CloudClient,
   type CloudTlsOptions,
   createCloudClient,
   DATABASE_ENTRY,
   KEY_STORE_SLOT,
   openUdidFromMac,
+  regionForCountry,
   type TelemetryEventName,
   type TelemetryParams,
 } from '@waved/psp-cloud';
@@ -24,15 +24,7 @@ import {
 } from './asr/controller.js';
 import { type BluetoothService, createBluetoothService } from './bluetooth/service.js';
 import { beginRun, endRun } from './boot.js';
-import {
-  ANALYTICS_DB_DIR,
-  PHONE_BOOK_PATH,
-  PID_FILE,
-  POWER_ON_FLAG_FILE,
-  type TranscriptionMode,
-} from './constants.js';
-import { createDbCredentialStore, createDeviceMeta, type DeviceMeta } from './credentials.js';
-import { type DeviceDatabase, openDeviceDatabase } from './db.js';
+import { PHONE_BOOK_PATH, PID_FILE, POWER_ON_FLAG_FILE, type TranscriptionMode } from './constants.js';
 import {
   type BatteryPort,
   createOtaService,
@@ -42,29 +34,25 @@ import {
   type VersionStore,
 } from './ota.js';
 import { slaveVerifyDevPasswd, type VerifyResult } from './pclink.js';
+import type { DeviceStores, StorageSizes } from './ports.js';
 import type { AudioCapture } from './recording/audio.js';
 import { createMeetingRecorder, type MeetingRecorder, type RecordingInfo } from './recording/recorder.js';
-import { openRecordingStore, type RecordingStore } from './recording/store.js';
 import { createUploader, type Uploader } from './recording/uploader.js';
 import { type CloudSession, createCloudSession } from './session.js';
 import { createDeviceTelemetry, type DeviceTelemetry } from './telemetry.js';
 
 /** Where the application keeps its files. Defaults are the device's (spec B4). */
 export interface DevicePaths {
-  /** Appliance database, recordings and packages live under this directory. */
+  /** Packages live under this directory unless `packageDir` is given (the stores are opened by the adapters). */
   dataDir: string;
   pidFile?: string;
   powerOnFlagFile?: string;
-  /** Telemetry queue directory (spec B4 analytics database directory). */
-  analyticsDir?: string;
   phoneBookPath?: string;
   /** Where `software.swu` and `model.swu` are downloaded (default `<dataDir>/ota`). */
   packageDir?: string;
   /** `curl_progress_<name>` and `swu.done` (default /tmp). */
   progressDir?: string;
   doneFile?: string;
-  /** Project directory of the recordings database and WAV files (default `<dataDir>/recordings/default`). */
-  recordingsDir?: string;
 }
 
 export interface DeviceIdentity {
@@ -81,9 +69,13 @@ export interface DeviceIdentity {
 
 export type DeviceCloud =
   | {
-      baseUrl: string;
+      /** One URL for all three services (the reference server); wins over `urls`. */
+      baseUrl?: string;
+      /** The deployment's hosts per environment and region (the device profile's `[cloud]` tables). */
+      urls?: BaseUrlOverrides;
       tls?: CloudTlsOptions;
-      environment?: number;
+      /** `'production' | 'test'`, or the global OTA environment flag (1 = test). */
+      environment?: 'production' | 'test' | number;
       retry?: { retries?: number; baseDelayMs?: number };
     }
   | { client: CloudClient };
@@ -93,6 +85,8 @@ export interface DeviceAppOptions {
   /** The settings store (its `current()` snapshot: country, language, time zone, PIN, auto upload). */
   settings?: { current(): Settings };
   paths: DevicePaths;
+  /** The databases, the credential store and the files (opened by the adapters, closed by `stop()`). */
+  stores: DeviceStores;
   identity: DeviceIdentity;
   cloud: DeviceCloud;
   audio: AudioCapture;
@@ -113,11 +107,12 @@ export interface DeviceAppOptions {
   onUiVerification?: (outcome: UiVerificationOutcome) => void;
   onOtaEvent?: (event: OtaEvent) => void;
   logger: Logger;
+  /** Wall time, and the system uptime for `init_start`/`init_end` (default: this process's uptime). */
   clock?: { now(): number; uptimeMs?(): number };
   telemetry?: { flushIntervalMs?: number; backoff?: { baseMs?: number; maxMs?: number } };
   session?: { refreshIntervalMs?: number; retryDelayMs?: number };
-  /** Storage sizes for `device_power_on` (default: statfs of dataDir). */
-  storage?: () => Promise<{ totalMb: number; freeMb: number }>;
+  /** Storage sizes for `device_power_on` (statfs of the data directory on a device). */
+  storage: StorageSizes;
   /** fdatasync interval of recordings (default 500 ms). */
   recordingSyncMs?: number;
 }
@@ -186,10 +181,32 @@ function snapshotOf(s: Settings): SettingsSnapshot {
   };
 }
 
-async function statfsSizes(dir: string): Promise<{ totalMb: number; freeMb: number }> {
-  const s = await fs.statfs(dir);
-  const mb = (blocks: number) => Math.floor((blocks * s.bsize) / (1024 * 1024));
-  return { totalMb: mb(s.blocks), freeMb: mb(s.bavail) };
+/**
+ * A cloud client that follows the device's country: CN, US, everything else EU. The region is
+ * looked at when a session is established (registration or token refresh), so a changed country
+ * takes effect at the next session; telemetry, OTA and uploads go to the bound area.
+ */
+function createAreaClient(
+  build: (country: string | undefined) => CloudClient,
+  country: () => string | undefined,
+  onChange: (from: string, to: string) => void,
+): CloudClient & { close(): Promise<void> } {
+  let current = build(country());
+  const follow = () => {
+    const wanted = regionForCountry(country());
+    if (wanted === current.region) return;
+    const old = current;
+    current = build(country());
+    onChange(old.region, current.region);
+    void old.close().catch(() => {});
+  };
+  return new Proxy({} as CloudClient & { close(): Promise<void> }, {
+    get(_, prop) {
+      if (prop === 'register' || prop === 'refreshToken') follow();
+      const value = Reflect.get(current, prop, current);
+      return typeof value === 'function' ? value.bind(current) : value;
+    },
+  });
 }
 
 /**
@@ -200,13 +217,11 @@ async function statfsSizes(dir: string): Promise<{ totalMb: number; freeMb: numb
 export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
   const { bus, logger, identity } = options;
   const now = options.clock?.now ?? Date.now;
-  const uptimeMs = options.clock?.uptimeMs ?? (() => Math.round(os.uptime() * 1000));
+  const uptimeMs = options.clock?.uptimeMs ?? (() => Math.round(performance.now()));
   const paths = options.paths;
   const settings = () => options.settings?.current();
-
-  const database: DeviceDatabase = openDeviceDatabase(path.join(paths.dataDir, 'appliance.db'), 'appliance');
-  const credentials = createDbCredentialStore(database);
-  const meta: DeviceMeta = createDeviceMeta(database);
+  const { stores } = options;
+  const { credentials, meta, files } = stores;
   const versions: VersionStore = {
     get: (kind) =>
       meta.get(`version:${kind}`) ??
@@ -214,24 +229,31 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     set: (kind, v) => meta.set(`version:${kind}`, v),
   };
 
+  const cloud = options.cloud;
   const client: CloudClient =
-    'client' in options.cloud
-      ? options.cloud.client
-      : createCloudClient({
-          credentials,
-          countryCode: settings()?.device.country || undefined,
-          environment: options.cloud.environment ?? 0,
-          baseUrl: options.cloud.baseUrl,
-          ...(options.cloud.tls ? { tls: options.cloud.tls } : {}),
-          ...(options.cloud.retry ? { retry: options.cloud.retry } : {}),
-          firmwareVersion: versions.get('psp_firmware'),
-          logger: {
-            debug: (m) => logger.debug(`cloud: ${m}`),
-            info: (m) => logger.info(`cloud: ${m}`),
-            warn: (m) => logger.warn(`cloud: ${m}`),
-            error: (m) => logger.error(`cloud: ${m}`),
-          },
-        });
+    'client' in cloud
+      ? cloud.client
+      : createAreaClient(
+          (country) =>
+            createCloudClient({
+              credentials,
+              countryCode: country,
+              environment: cloud.environment ?? 0,
+              ...(cloud.baseUrl ? { baseUrl: cloud.baseUrl } : {}),
+              ...(cloud.urls ? { baseUrls: cloud.urls } : {}),
+              ...(cloud.tls ? { tls: cloud.tls } : {}),
+              ...(cloud.retry ? { retry: cloud.retry } : {}),
+              firmwareVersion: versions.get('psp_firmware'),
+              logger: {
+                debug: (m) => logger.debug(`cloud: ${m}`),
+                info: (m) => logger.info(`cloud: ${m}`),
+                warn: (m) => logger.warn(`cloud: ${m}`),
+                error: (m) => logger.error(`cloud: ${m}`),
+              },
+            }),
+          () => settings()?.device.country || undefined,
+          (from, to) => logger.info(`cloud: the device country moved it from the ${from} to the ${to} area`),
+        );
 
   // set by the first lines of the body below; the session calls it after each successful establish
   let sessionReady: () => void = () => {};
@@ -243,7 +265,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     onReady: () => sessionReady(),
   });
   const telemetry = createDeviceTelemetry({
-    path: path.join(paths.analyticsDir ?? ANALYTICS_DB_DIR, 'events.db'),
+    store: stores.telemetry,
     client,
     serial: identity.serial,
     openUdid: openUdidFromMac(identity.mac ?? ''),
@@ -266,6 +288,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     battery: options.battery,
     consent: options.ota.consent ?? (async () => false),
     reboot: options.ota.reboot,
+    removeFile: (file) => files.remove(file),
     packageDir: paths.packageDir ?? path.join(paths.dataDir, 'ota'),
     progressDir: paths.progressDir ?? '/tmp',
     doneFile: paths.doneFile ?? path.join(paths.progressDir ?? '/tmp', 'swu.done'),
@@ -282,8 +305,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     now,
   });
 
-  const recordingsDir = paths.recordingsDir ?? path.join(paths.dataDir, 'recordings', 'default');
-  const recStore: RecordingStore = openRecordingStore(recordingsDir);
+  const recStore = stores.recordings;
   const recorder = createMeetingRecorder({
     store: recStore,
     audio: options.audio,
@@ -347,6 +369,10 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     meta.set('settings_snapshot', JSON.stringify(next));
     if (!raw) return;
     const prev = JSON.parse(raw) as SettingsSnapshot;
+    if (prev.country !== next.country && session.isReady()) {
+      // the next session binds the new area (CN, US or EU)
+      background('after the country changed', session.establish());
+    }
     if (prev.language !== next.language || prev.country !== next.country) {
       await track('set_language_region', {
         language: next.language,
@@ -438,7 +464,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
         await credentials.writeEntry(DATABASE_ENTRY.registrationSecret, identity.registrationSecret);
       }
       await track('init_start', { uptime_ms: initUptime });
-      const boot = await beginRun({
+      const boot = await beginRun(files, {
         pidFile: paths.pidFile ?? PID_FILE,
         powerOnFlagFile: paths.powerOnFlagFile ?? POWER_ON_FLAG_FILE,
       });
@@ -448,7 +474,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
         await track('system_crash', { reason: boot.crashed.reason });
       }
       if (boot.firstStartThisBoot) {
-        const sizes = await (options.storage ?? (() => statfsSizes(paths.dataDir)))().catch(() => ({
+        const sizes = await options.storage().catch(() => ({
           totalMb: 0,
           freeMb: 0,
         }));
@@ -494,8 +520,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     },
     async stop({ powerOffType = 'shutdown' } = {}) {
       if (!started) {
-        database.close();
-        recStore.close();
+        await stores.close();
         return;
       }
       started = false;
@@ -516,10 +541,9 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
       if (session.isReady()) await telemetry.flush();
       await telemetry.close();
       await bluetooth?.close();
-      if (!('client' in options.cloud)) await client.close();
-      recStore.close();
-      database.close();
-      await endRun({ pidFile: paths.pidFile ?? PID_FILE });
+      if (!('client' in cloud)) await client.close();
+      await endRun(files, { pidFile: paths.pidFile ?? PID_FILE });
+      await stores.close();
     },
     async initRecording(opts = {}) {
       const mode = opts.mode ?? 0;

@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { CloudClient } from '@waved/psp-cloud';
 import {
@@ -58,6 +57,8 @@ export interface OtaServiceOptions {
   consent: (info: { kind: UpdateKind; version: string; notes: string }) => Promise<boolean>;
   /** Reboots once the package is installed. */
   reboot: () => Promise<void>;
+  /** Removes an installed package (it has done its job and would only fill the storage). */
+  removeFile: (path: string) => Promise<void>;
   /** Directory of the packages: `software.swu` (spec B4) and `model.swu`. */
   packageDir: string;
   /** Directory of `curl_progress_<name>` (default /tmp). */
@@ -203,7 +204,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
           duration_ms: now() - installStarted,
         });
         // installed: the package has done its job and would only fill the storage
-        await fs.rm(file, { force: true });
+        await options.removeFile(file);
         await options.reboot();
       },
       ...(options.run ? { run: options.run } : {}),

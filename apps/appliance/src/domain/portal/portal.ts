@@ -1,8 +1,7 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { isValidPassphrase, ssidBytes } from '@waved/psk';
-import { H3, type H3Event, toNodeHandler } from 'h3';
+import { H3, type H3Event } from 'h3';
 import type { ProvisioningState, ScannedNetwork, StateBus } from '../../core/bus.js';
+import type { HttpServe, ServerHandle } from '../../core/ports/http.js';
 import type { Logger } from '../settings/logger.js';
 import type { Settings } from '../settings/schema.js';
 import type { SettingsStore } from '../settings/store.js';
@@ -33,11 +32,13 @@ export interface PortalOptions {
   gateway?: string;
   /** Clock for the countdown (tests). */
   now?: () => number;
+  /** Binds the HTTP server (node:http on a device). */
+  serve: HttpServe;
 }
 
 export interface Portal {
   app: H3;
-  listen(options: { host: string; port: number }): Promise<{ url: string; close(): Promise<void> }>;
+  listen(options: { host: string; port: number }): Promise<ServerHandle>;
 }
 
 export interface ConnectRequest {
@@ -369,27 +370,17 @@ export function createPortal(options: PortalOptions): Portal {
   return {
     app,
     async listen({ host, port }) {
-      const server = http.createServer(toNodeHandler(app));
-      server.headersTimeout = 10_000;
-      server.requestTimeout = 30_000;
-      server.keepAliveTimeout = 5_000;
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          resolve();
-        });
-      });
-      const address = server.address() as AddressInfo;
-      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      const server = await options.serve(app, { host, port });
+      let closed = false;
       return {
-        url: `http://${shown}:${address.port}/`,
-        close: () =>
-          new Promise<void>((resolve) => {
+        ...server,
+        async close() {
+          if (!closed) {
+            closed = true;
             offState();
-            server.close(() => resolve());
-            server.closeAllConnections();
-          }),
+          }
+          await server.close();
+        },
       };
     },
   };
