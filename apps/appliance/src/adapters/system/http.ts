@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenServer } from '@waved/internal';
 import type { HttpApp, HttpServe, ServerHandle } from '../../core/ports/http.js';
 
 /**
@@ -15,26 +15,6 @@ export const serveHttp: HttpServe = async (app: HttpApp, options): Promise<Serve
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  let closing: Promise<void> | null = null;
-  return {
-    address: address.address,
-    port: address.port,
-    url: `http://${shown}:${address.port}/`,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closing;
-    },
-  };
+  const bound = await listenServer(server, { host: options.host, port: options.port });
+  return { ...bound, close: () => closeServer(server) };
 };
