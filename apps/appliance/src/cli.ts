@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pkg from '../package.json' with { type: 'json' };
 import { createSystemAdapters, createSystemProbe } from './adapters/system/index.js';
+import { createSystemdNotifier } from './adapters/system/notify.js';
 import { attachTerminalScreen, openTty, type TerminalScreen } from './adapters/system/terminal.js';
 import { createLogger } from './core/log/logger.js';
 import { describePlan, planFeatures, simulatedPlan } from './domain/profile/features.js';
@@ -347,6 +348,13 @@ async function sim(values: Values, common: Common): Promise<number> {
     device: withDevice,
     ...(cloudUrl ? { cloudUrl } : {}),
     ...(ntp ? { ntp } : {}),
+    // the simulator reports to a service manager like the device (the benchmark measures READY=1)
+    notifier: createSystemdNotifier({
+      socket: process.env.NOTIFY_SOCKET,
+      watchdogUsec: process.env.WATCHDOG_USEC,
+      watchdogPid: process.env.WATCHDOG_PID,
+      onError: (error) => logger.debug(`sd_notify: ${error.message}`),
+    }),
   });
   const portalUrl = `http://127.0.0.1:${port}/`;
   const keys = process.stdin.isTTY === true && common.screen;
