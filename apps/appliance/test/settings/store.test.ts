@@ -228,4 +228,26 @@ describe('validation messages', () => {
     expect(r.errors['audio.volume']).toBe('Enter a whole number from 0 to 100.');
     expect(store.current()).toEqual(defaultSettings());
   });
+
+  it('refuses time servers on the device, the setup network or reserved addresses (a phone on the AP cannot point the clock at itself)', async () => {
+    const store = createSettingsStore({ path: file, files: createFileStore(), logger: recordingLogger() });
+    await store.load();
+    for (const bad of [
+      '192.168.2.50',
+      '127.0.0.1',
+      'localhost',
+      '0.0.0.0',
+      '169.254.1.1',
+      '224.0.1.1',
+      '255.255.255.255',
+      'ntp_server',
+      'a..b',
+    ]) {
+      const r = store.validate({ 'ntp.servers': `pool.ntp.org ${bad}` });
+      expect(r.ok, bad).toBe(false);
+      if (!r.ok) expect(r.errors['ntp.servers']).toContain(bad);
+    }
+    const good = store.validate({ 'ntp.servers': 'time.cloudflare.com 192.0.2.10 10.0.0.1' });
+    expect(good.ok).toBe(true);
+  });
 });
