@@ -34,7 +34,7 @@ waved start and waved check:
   --tty <device>          draw the screen and read its keys on this terminal (e.g. /dev/tty1)
   --screen-port <n>       serve the screen page on 127.0.0.1:<n> for a kiosk browser (0 = off)
   --setup-on-start        open the setup network at start (a device with no saved network)
-  --no-screen             do not draw the screen on a terminal
+  --no-screen             do not draw the screen on stdout (a --tty still gets it)
   These override the profile's [wifi] table (lab use):
   --iface <name>  --wpa-config <file>  --ctrl-dir <dir>  --wpa-driver <name>
   --hostapd-driver <name>  --hostapd-config <file>  --gateway <ip>  --portal-port <n>  --run-dir <dir>
@@ -256,7 +256,7 @@ async function start(values: Values, common: Common): Promise<number> {
     scanWaitMs: int(values, 'scan-wait', 0, 60_000, 3000),
     ntpPort: int(values, 'ntp-port', 1, 65_535, 123),
   });
-  const ttyDevice = common.screen && profile.screen.tty ? openTty(profile.screen.tty) : null;
+  const ttyDevice = profile.screen.tty ? openTty(profile.screen.tty) : null;
   const runtime = createRuntime({
     profile,
     adapters,

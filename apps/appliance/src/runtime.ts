@@ -339,7 +339,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         });
         logger.info(`screen page on ${page.url} (loopback only)`);
       }
-      notifier.ready(`running in ${Math.round(performance.now() - started)} ms`);
+      const took = Math.round(performance.now() - started);
+      logger.info(`running (started in ${took} ms)`);
+      notifier.ready(`running in ${took} ms`);
       if (notifier.watchdogMs) {
         watchdog = setInterval(() => notifier.watchdog(), notifier.watchdogMs);
         watchdog.unref?.();

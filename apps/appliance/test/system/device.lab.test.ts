@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import tty from 'node:tty';
 import { createNetns, type Netns, needs, type Peer, startPeer, waitFor } from '@waved/test-lab';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildCli } from '../helpers/build.js';
@@ -9,7 +10,10 @@ import { alive, createDeviceLab, type DeviceLab } from './lab.js';
  * the screen page kept off the setup network, a crash with the setup network up, what kill -9
  * leaves behind, stray daemons on the interface, and a wrong wpa_supplicant.conf.
  */
-const lab = needs({ root: true, peers: ['wpa_supplicant', 'wpa_cli', 'hostapd', 'udhcpc', 'curl', 'ip'] });
+const lab = needs({
+  root: true,
+  peers: ['wpa_supplicant', 'wpa_cli', 'hostapd', 'udhcpc', 'curl', 'ip', 'socat'],
+});
 lab.describe('waved start on a device (namespace lab)', () => {
   let d: DeviceLab;
   let waved: Peer | null = null;
@@ -205,4 +209,47 @@ t.unref();
     },
     60_000,
   );
+
+  it('--tty: the screen is drawn on a terminal and its keys open the setup network; the passphrase stays there', async () => {
+    const a = d.dir.join('ttyA');
+    const b = d.dir.join('ttyB');
+    const socat = startPeer('socat', [`pty,raw,echo=0,link=${a}`, `pty,raw,echo=0,link=${b}`]);
+    try {
+      await waitFor(() => fs.existsSync(a) && fs.existsSync(b), { what: 'the pty pair' });
+      const fd = fs.openSync(b, fs.constants.O_RDWR | fs.constants.O_NOCTTY);
+      const far = new tty.ReadStream(fd);
+      let screen = '';
+      far.on('data', (chunk: Buffer) => {
+        screen += chunk.toString('utf8');
+      });
+      const press = (key: string) => fs.writeSync(fd, key);
+      waved = d.start(['--tty', a]);
+      await waitFor(() => screen.includes('Menu') && waved!.output().includes('running (started in'), {
+        timeoutMs: 60_000,
+        what: 'the menu on the terminal and the service running',
+      });
+      press('w');
+      await waitFor(() => screen.includes('[ Set up Wi-Fi ]'), { what: 'the Wi-Fi screen' });
+      press('b');
+      await apUp(waved);
+      const passphrase = await waitFor(() => /Password: ([0-9a-f]{8})/.exec(screen)?.[1], {
+        timeoutMs: 30_000,
+        what: 'the passphrase on the terminal',
+      });
+      // the QR code is drawn with half blocks on the terminal
+      expect(screen).toMatch(/[▀▄█]{10,}/);
+      // it never reaches the service's output (the journal)
+      expect(waved.output()).not.toContain(passphrase);
+      press('c');
+      await waitFor(() => !fs.existsSync(d.paths.hostapdConf), {
+        timeoutMs: 30_000,
+        what: 'Cancel to close it',
+      });
+      await waved.stop(8000);
+      waved = null;
+      far.destroy();
+    } finally {
+      await socat.stop();
+    }
+  }, 120_000);
 });
