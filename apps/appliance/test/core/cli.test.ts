@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createCloudServer } from '@waved/psp-cloud/server';
 import { freePort, tempDir, waitFor } from '@waved/test-lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli } from '../helpers/build.js';
@@ -103,8 +104,13 @@ describe('waved sim', () => {
     const port = await freePort();
     const screenPort = await freePort();
     const config = dir.join('config.toml');
+    // the cloud in this process, so the test sees what the device sent
+    const server = createCloudServer();
+    const cloud = await server.listen({ host: '127.0.0.1', port: 0 });
     const r = run([
       'sim',
+      '--cloud-url',
+      cloud.url,
       '--port',
       String(port),
       '--screen-port',
@@ -117,10 +123,13 @@ describe('waved sim', () => {
       '--config',
       config,
       '--exit-after',
-      '20000',
+      '40000',
     ]);
     child = r.child;
-    await waitFor(() => r.out().includes(`portal: http://127.0.0.1:${port}/`), { what: 'portal URL' });
+    await waitFor(() => r.out().includes(`portal: http://127.0.0.1:${port}/`), {
+      timeoutMs: 30_000,
+      what: 'portal URL',
+    });
     // auto setup: the AP comes up and the portal serves the form with the cached networks
     const form = await waitFor(
       async () => {
@@ -175,16 +184,26 @@ describe('waved sim', () => {
       timeoutMs: 15_000,
       what: 'connected',
     });
+    await waitFor(() => r.err().includes('cloud: session ready'), {
+      timeoutMs: 15_000,
+      what: 'the cloud session',
+    });
     r.child.kill('SIGTERM');
     expect(await r.exited).toBe(0);
+    // a clean stop says so to the cloud
+    const off = server.telemetry().filter((e) => e.event === 'device_power_off');
+    expect(off).toHaveLength(1);
+    expect(off[0]!.params).toMatchObject({ power_off_type: 'shutdown' });
+    await cloud.close();
     expect(fs.statSync(config).mode & 0o777).toBe(0o600);
     // every log line goes to stderr when stdout is not a terminal (stdout carries the screen)
     const logs = r.err();
     expect(logs.split('\n').length).toBeGreaterThan(30);
     for (const secret of ['wrong horse battery', 'correct horse', csrf!, apPassphrase!]) {
       expect(logs).not.toContain(secret);
-      expect(r.out()).not.toContain(secret);
     }
+    // stdout (the screen as text; the banner names the simulated network's passphrase on purpose)
+    for (const secret of ['wrong horse battery', csrf!, apPassphrase!]) expect(r.out()).not.toContain(secret);
   }, 60_000);
 
   it('--exit-after stops it cleanly', async () => {
