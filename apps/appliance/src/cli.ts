@@ -4,15 +4,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pkg from '../package.json' with { type: 'json' };
-import { createSystemAdapters, createSystemProbe } from './adapters/system/index.js';
-import { createSystemdNotifier } from './adapters/system/notify.js';
-import { attachTerminalScreen, openTty, type TerminalScreen } from './adapters/system/terminal.js';
+import type { TerminalScreen } from './adapters/system/terminal.js';
 import { createLogger } from './core/log/logger.js';
 import { describePlan, planFeatures, simulatedPlan } from './domain/profile/features.js';
 import { parseProfile } from './domain/profile/parse.js';
 import { DEFAULT_PROFILE_PATH, type DeviceProfile, defaultProfile } from './domain/profile/schema.js';
 import { createRuntime, type Runtime } from './runtime.js';
-import { createSimAdapters, simProfile } from './sim/index.js';
+
+// Each command loads only the adapters it picks: the simulator never loads the system's, and a
+// screen's renderer (qrcode) only when one is drawn.
+const systemAdapters = () => import('./adapters/system/index.js');
+const terminal = () => import('./adapters/system/terminal.js');
 
 export const VERSION: string = pkg.version;
 
@@ -225,6 +227,7 @@ async function check(values: Values): Promise<number> {
   }
   const profile = withFlags(loaded.profile, values);
   process.stdout.write(`profile ${file}: ${loaded.note ?? 'valid'}\n`);
+  const { createSystemProbe } = await systemAdapters();
   const plan = await planFeatures(profile, createSystemProbe(profile));
   for (const line of describePlan(plan)) process.stdout.write(`${line}\n`);
   return plan.blocking.length > 0 ? 1 : 0;
@@ -248,6 +251,7 @@ async function start(values: Values, common: Common): Promise<number> {
   });
   const { logger } = log;
   if (loaded.note) logger.warn(loaded.note);
+  const { createSystemAdapters, createSystemProbe } = await systemAdapters();
   const plan = await planFeatures(profile, createSystemProbe(profile));
   if (plan.blocking.length > 0) throw new FatalError(`cannot run: ${plan.blocking.join('; ')}`);
   const adapters = createSystemAdapters({
@@ -256,6 +260,10 @@ async function start(values: Values, common: Common): Promise<number> {
     scanWaitMs: int(values, 'scan-wait', 0, 60_000, 3000),
     ntpPort: int(values, 'ntp-port', 1, 65_535, 123),
   });
+  const screenOn = !!profile.screen.tty || (common.screen && process.stdout.isTTY === true);
+  const { attachTerminalScreen, openTty } = screenOn
+    ? await terminal()
+    : ({} as Awaited<ReturnType<typeof terminal>>);
   const ttyDevice = profile.screen.tty ? openTty(profile.screen.tty) : null;
   const runtime = createRuntime({
     profile,
@@ -336,6 +344,8 @@ async function sim(values: Values, common: Common): Promise<number> {
   });
   const { logger } = log;
   const withDevice = !values['no-device'] && !values['no-cloud'];
+  const { createSimAdapters, simProfile } = await import('./sim/index.js');
+  const { createSystemdNotifier } = await import('./adapters/system/notify.js');
   const profile = simProfile({
     dataDir,
     ...(path_(values, 'config') ? { settings: path_(values, 'config')! } : {}),
@@ -373,6 +383,7 @@ async function sim(values: Values, common: Common): Promise<number> {
     resolveQuit = r;
   });
   if (common.screen) {
+    const { attachTerminalScreen } = await terminal();
     screen = attachTerminalScreen(runtime.screens, {
       output: process.stdout,
       ...(keys ? { input: process.stdin } : {}),

@@ -61,7 +61,7 @@ lab.describe('SNTP after the first address, retried until the server answers (na
         '#!/bin/sh',
         'case "$1" in',
         '  deconfig) ip -4 addr flush dev "$interface"; ip link set "$interface" up ;;',
-        '  bound|renew) ip -4 addr flush dev "$interface"; ip addr add "$ip/${mask:-24}" dev "$interface" ;;',
+        '  bound|renew) ip -4 addr flush dev "$interface"; ip addr add "$ip/24" dev "$interface" ;;',
         'esac',
         'exit 0',
         '',

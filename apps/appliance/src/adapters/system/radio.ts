@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type CaptiveDns, createCaptiveDns } from '@waved/captive-dns';
-import { createDhcpServer, type DhcpServer } from '@waved/dhcp-server';
+import type { CaptiveDns } from '@waved/captive-dns';
+import type { DhcpServer } from '@waved/dhcp-server';
 import { ApplianceError } from '../../core/errors.js';
 import { type Logger, silentLogger } from '../../core/log/logger.js';
 import type { Radio } from '../../core/ports/radio.js';
@@ -174,6 +174,8 @@ export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio
       await runChecked(run, bin('hostapd'), ['-B', '-P', pidFile('hostapd'), configPath]);
     },
     async startDhcpServer() {
+      // the setup network's servers are loaded when it first comes up
+      const { createDhcpServer } = await import('@waved/dhcp-server');
       const server = createDhcpServer({
         serverAddress: gateway,
         netmask: AP_NETMASK,
@@ -194,6 +196,7 @@ export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio
       dhcp = server;
     },
     async startDnsServer() {
+      const { createCaptiveDns } = await import('@waved/captive-dns');
       const server = createCaptiveDns({
         answer: gateway,
         address: gateway,
