@@ -76,6 +76,17 @@ export {
   runChecked,
 } from './core/ports/runner.js';
 export type { CreateUdpSocket, ResolveHost, UdpSocket } from './core/ports/udp.js';
+// The device application (Area B)
+export {
+  createDeviceApp,
+  createNullAsrEngine,
+  type DeviceApp,
+  type DeviceAppOptions,
+  type DeviceCloud,
+  type DeviceIdentity,
+  type DevicePaths,
+} from './domain/device/app.js';
+export type { DeviceMeta, DeviceStores, StorageSizes } from './domain/device/ports.js';
 // Device profile
 export {
   cloudHostsMissing,
