@@ -118,7 +118,8 @@ async function startCloud() {
       '--input-type=module',
       '-e',
       `const { createCloudServer } = await import('@waved/psp-cloud/server');
-       const s = await createCloudServer().listen({ host: '127.0.0.1', port: 0 });
+       const s = await createCloudServer({ devices: [{ serial: 'SIM0001', secret: 'sim-factory-secret' }] })
+         .listen({ host: '127.0.0.1', port: 0 });
        console.log(s.url);`,
     ],
     { cwd: appliance, stdio: ['ignore', 'pipe', 'inherit'] },

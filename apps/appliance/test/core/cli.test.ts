@@ -105,7 +105,7 @@ describe('waved sim', () => {
     const screenPort = await freePort();
     const config = dir.join('config.toml');
     // the cloud in this process, so the test sees what the device sent
-    const server = createCloudServer();
+    const server = createCloudServer({ devices: [{ serial: 'SIM0001', secret: 'sim-factory-secret' }] });
     const cloud = await server.listen({ host: '127.0.0.1', port: 0 });
     const r = run([
       'sim',

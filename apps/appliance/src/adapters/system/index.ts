@@ -11,6 +11,7 @@ import type { DeviceProfile } from '../../domain/profile/schema.js';
 import type { Settings } from '../../domain/settings/index.js';
 import { checkWpaConfig, minimalWpaConfig, withCountry } from '../../domain/wifi/wpa-config.js';
 import type { DeviceAdapters, RuntimeAdapters } from '../../runtime.js';
+import { removeStaleTemps } from './atomic.js';
 import { createRunnerClock } from './clock.js';
 import { createFileStore } from './files.js';
 import { serveHttp } from './http.js';
@@ -177,6 +178,10 @@ export function createSystemAdapters(options: SystemAdaptersOptions): SystemAdap
         logger.warn(`removed the setup address ${w.gateway} a previous run left on ${w.interface}`);
       }
       await radio.stopStrays();
+      // temporary files an atomic write left when the power went
+      for (const file of [profile.paths.settings, w.wpa_config, credentialsFile(profile)]) {
+        await removeStaleTemps(file).catch(() => 0);
+      }
       await checkStationConfig(settings);
       await radio.startStation().catch((error) => logger.error('could not start wpa_supplicant:', error));
     },

@@ -9,6 +9,7 @@ import {
   KEY_STORE_SLOT,
   openUdidFromMac,
   regionForCountry,
+  resolveCloudArea,
   type TelemetryEventName,
   type TelemetryParams,
 } from '@waved/psp-cloud';
@@ -237,10 +238,13 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
           (country) =>
             createCloudClient({
               credentials,
-              countryCode: country,
-              environment: cloud.environment ?? 0,
-              ...(cloud.baseUrl ? { baseUrl: cloud.baseUrl } : {}),
-              ...(cloud.urls ? { baseUrls: cloud.urls } : {}),
+              // the profile's hosts for the device's area: region from the country, environment from the flag
+              area: resolveCloudArea({
+                country: country ?? null,
+                environment: cloud.environment ?? 0,
+                ...(cloud.baseUrl ? { baseUrl: cloud.baseUrl } : {}),
+                ...(cloud.urls ? { hosts: cloud.urls } : {}),
+              }),
               ...(cloud.tls ? { tls: cloud.tls } : {}),
               ...(cloud.retry ? { retry: cloud.retry } : {}),
               firmwareVersion: versions.get('psp_firmware'),
