@@ -38,7 +38,14 @@ export interface DeviceAdapters {
   bluetooth?: { port: BtPort; probeIntervalMs?: number };
   ota: Pick<
     DeviceAppOptions['ota'],
-    'run' | 'certificate' | 'hardware' | 'minBattery' | 'insecure' | 'ca' | 'checkpointBytes'
+    | 'run'
+    | 'certificate'
+    | 'hardware'
+    | 'minBattery'
+    | 'allowDowngrade'
+    | 'insecure'
+    | 'ca'
+    | 'checkpointBytes'
   > & { reboot: () => Promise<void> };
   storage: StorageSizes;
   uptimeMs?: () => number;

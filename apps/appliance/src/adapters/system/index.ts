@@ -292,6 +292,7 @@ async function openSystemDevice(
         ...(profile.ota.certificate ? { certificate: profile.ota.certificate } : {}),
         ...(profile.ota.hardware_revision ? { hardware: profile.ota.hardware_revision } : {}),
         minBattery: profile.ota.min_battery,
+        ...(profile.ota.allow_downgrade ? { allowDowngrade: true } : {}),
         ...(ca ? { ca } : {}),
       },
       storage: statfsStorage(p.data_dir),

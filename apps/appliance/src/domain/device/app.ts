@@ -97,7 +97,15 @@ export interface DeviceAppOptions {
   bluetooth?: { port: BtPort; probeIntervalMs?: number };
   ota: Pick<
     OtaServiceOptions,
-    'reboot' | 'run' | 'certificate' | 'hardware' | 'minBattery' | 'insecure' | 'ca' | 'checkpointBytes'
+    | 'reboot'
+    | 'run'
+    | 'certificate'
+    | 'hardware'
+    | 'minBattery'
+    | 'allowDowngrade'
+    | 'insecure'
+    | 'ca'
+    | 'checkpointBytes'
   > & {
     /** Screen consent for non-forced updates (default: declined). */
     consent?: OtaServiceOptions['consent'];
@@ -300,6 +308,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     ...(options.ota.certificate ? { certificate: options.ota.certificate } : {}),
     ...(options.ota.hardware ? { hardware: options.ota.hardware } : {}),
     ...(options.ota.minBattery !== undefined ? { minBattery: options.ota.minBattery } : {}),
+    ...(options.ota.allowDowngrade ? { allowDowngrade: true } : {}),
     ...(options.ota.insecure ? { insecure: true } : {}),
     ...(options.ota.ca ? { ca: options.ota.ca } : {}),
     ...(options.ota.checkpointBytes ? { checkpointBytes: options.ota.checkpointBytes } : {}),
