@@ -344,7 +344,7 @@ async function sim(values: Values, common: Common): Promise<number> {
   });
   const { logger } = log;
   const withDevice = !values['no-device'] && !values['no-cloud'];
-  const { createSimAdapters, simProfile } = await import('./sim/index.js');
+  const { createSimAdapters, playSimulator, simProfile } = await import('./sim/index.js');
   const { createSystemdNotifier } = await import('./adapters/system/notify.js');
   const profile = simProfile({
     dataDir,
@@ -418,24 +418,11 @@ async function sim(values: Values, common: Common): Promise<number> {
   ].join('\n');
   if (screen) screen.setHeader(header);
   else process.stderr.write(`${header}\n`);
-  if (withDevice && !values['no-device-demo']) {
-    const off = runtime.bus.on('WifiConnected', () => {
-      off();
-      const app = runtime.device();
-      const simDevice = adapters.simDevice();
-      if (!app || !simDevice) return;
-      void import('./sim/device.js')
-        .then(({ runDeviceDemo }) => runDeviceDemo(app, simDevice.btModule, logger))
-        .catch((error) => logger.warn('device demo failed:', (error as Error).message));
-    });
-  }
-  if (!values['no-auto-setup']) {
-    // A new device with no saved network: open Set up Wi-Fi, as a user would.
-    setTimeout(() => {
-      runtime.screens.press('open-wifi');
-      runtime.screens.press('wifi-button');
-    }, 100).unref();
-  }
+  playSimulator(runtime, adapters, {
+    logger,
+    autoSetup: !values['no-auto-setup'],
+    demo: withDevice && !values['no-device-demo'],
+  });
   process.stdout.write(`portal: ${portalUrl}\n`);
   const why = await stop;
   logger.info(`stopping (${why})`);

@@ -5,7 +5,7 @@ import { createUdpSocket } from '../adapters/system/udp.js';
 import type { Logger } from '../core/log/logger.js';
 import type { Notifier } from '../core/ports/notify.js';
 import { type DeviceProfile, defaultProfile } from '../domain/profile/schema.js';
-import type { ClockAdapters, DeviceAdapters, RuntimeAdapters } from '../runtime.js';
+import type { ClockAdapters, DeviceAdapters, Runtime, RuntimeAdapters } from '../runtime.js';
 import type { SimDeviceAdapters } from './device.js';
 import { createSimRadio, type SimApServices, type SimNetwork, type SimRadio } from './radio.js';
 
@@ -138,6 +138,36 @@ export function createSimAdapters(options: SimAdaptersOptions): SimAdapters {
       radio.close();
     },
   };
+}
+
+/**
+ * What a person trying the simulator would do: open Set up Wi-Fi at once (a new device with no
+ * saved network), and after the first connect walk once through a recording, its transcription
+ * and a phone call.
+ */
+export function playSimulator(
+  runtime: Runtime,
+  adapters: SimAdapters,
+  options: { logger: Logger; autoSetup: boolean; demo: boolean },
+): void {
+  const { logger } = options;
+  if (options.demo) {
+    const off = runtime.bus.on('WifiConnected', () => {
+      off();
+      const app = runtime.device();
+      const simDevice = adapters.simDevice();
+      if (!app || !simDevice) return;
+      void import('./device.js')
+        .then(({ runDeviceDemo }) => runDeviceDemo(app, simDevice.btModule, logger))
+        .catch((error) => logger.warn('device demo failed:', (error as Error).message));
+    });
+  }
+  if (options.autoSetup) {
+    setTimeout(() => {
+      runtime.screens.press('open-wifi');
+      runtime.screens.press('wifi-button');
+    }, 100).unref();
+  }
 }
 
 export { createSimRadio, type SimApServices, type SimNetwork, type SimRadio };
