@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -18,6 +18,8 @@ const bin = path.join(appliance, 'bin/waved.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const require = createRequire(path.join(appliance, 'package.json'));
+/** @waved/native as the appliance resolves it (its unix datagram socket sends sd_notify). */
+const nativeUrl = pathToFileURL(require.resolve('@waved/native')).href;
 const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 if (!fs.existsSync(path.join(appliance, 'dist/cli.js'))) {
@@ -40,16 +42,17 @@ const median = (xs) => {
 const spread = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), n: xs.length });
 
 /** A unix datagram socket as a service manager binds it; resolves the time READY=1 arrives. */
-function notifySocket(file) {
-  const unix = require('unix-dgram');
+async function notifySocket(file) {
+  const { createUnixDatagramSocket } = await import(nativeUrl);
   let onReady = () => {};
   const ready = new Promise((r) => {
     onReady = r;
   });
-  const socket = unix.createSocket('unix_dgram', (msg) => {
+  const socket = createUnixDatagramSocket();
+  socket.bind(file);
+  socket.on('message', (msg) => {
     if (msg.toString().startsWith('READY=1')) onReady(performance.now());
   });
-  socket.bind(file);
   return { ready, close: () => socket.close() };
 }
 
@@ -68,7 +71,7 @@ async function idleRss(pid, settleMs) {
 async function measure(args, env = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waved-bench-'));
   const sock = path.join(dir, 'notify.sock');
-  const listener = notifySocket(sock);
+  const listener = await notifySocket(sock);
   const t0 = performance.now();
   const child = spawn(process.execPath, args(dir), {
     env: { ...process.env, ...env, NOTIFY_SOCKET: sock },
@@ -100,15 +103,13 @@ async function measure(args, env = {}) {
 
 /** The bare peer: the same node, reporting READY=1 on the same socket as soon as it runs. */
 const bareScript = `
-const { createRequire } = require('node:module');
-const unix = createRequire(${JSON.stringify(path.join(appliance, 'package.json'))})('unix-dgram');
-const s = unix.createSocket('unix_dgram');
-const b = Buffer.from('READY=1');
-s.sendto(b, 0, b.length, process.env.NOTIFY_SOCKET);
+const { createUnixDatagramSocket } = await import(${JSON.stringify(nativeUrl)});
+const s = createUnixDatagramSocket();
+s.send('READY=1', process.env.NOTIFY_SOCKET);
 setInterval(() => {}, 1e9);
 process.on('SIGTERM', () => process.exit(0));
 `;
-const bareArgs = () => ['-e', bareScript];
+const bareArgs = () => ['--input-type=module', '-e', bareScript];
 
 /** The reference cloud server in its own process (as a real cloud is not in the device). */
 async function startCloud() {

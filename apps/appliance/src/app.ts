@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { ProvisioningState, StateBus } from './core/bus.js';
 import type { Logger } from './core/log/logger.js';
 import type { SecretRegistry } from './core/log/redact.js';
@@ -8,7 +9,9 @@ import {
   createProvisioningController,
   type ProvisioningController,
 } from './domain/provisioning/controller.js';
+import { type AttemptLimiter, createAttemptLimiter } from './domain/security/attempts.js';
 import { createSettingsStore, type Settings, type SettingsStore } from './domain/settings/index.js';
+import type { WebhookHttp } from './domain/webhook.js';
 import { createWifiService, type WifiService } from './domain/wifi/service.js';
 
 export interface ApplianceOptions {
@@ -22,6 +25,13 @@ export interface ApplianceOptions {
   secrets: SecretRegistry;
   /** config.toml */
   settingsPath: string;
+  /**
+   * The failed-PIN counter shared by the portal and PC Link (one per device, persisted). Default:
+   * one kept in `pin-attempts.json` next to config.toml.
+   */
+  pinAttempts?: AttemptLimiter;
+  /** Plain-http webhook URLs the device maker allows (default `never`: https only). */
+  webhookHttp?: WebhookHttp;
   /** Where the portal listens while the AP is up (`192.168.2.1:80` on the device). */
   portal: { host: string; port: number };
   /** What the screen and ApActive show (`http://192.168.2.1/` on the device). */
@@ -56,7 +66,12 @@ export interface Appliance {
  */
 export async function startAppliance(options: ApplianceOptions): Promise<Appliance> {
   const { bus, radio, station, logger, secrets } = options;
-  const settings = createSettingsStore({ path: options.settingsPath, files: options.files, logger });
+  const settings = createSettingsStore({
+    path: options.settingsPath,
+    files: options.files,
+    logger,
+    ...(options.webhookHttp ? { webhookHttp: options.webhookHttp } : {}),
+  });
   const snapshot = await settings.load();
   await options.onSettings?.(snapshot);
 
@@ -70,6 +85,15 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
   });
 
   let controller: ProvisioningController;
+  const pinAttempts =
+    options.pinAttempts ??
+    createAttemptLimiter({
+      persist: {
+        path: path.join(path.dirname(options.settingsPath), 'pin-attempts.json'),
+        files: options.files,
+      },
+      logger,
+    });
   let portal: Awaited<ReturnType<typeof loadPortal>> | null = null;
   const loadPortal = async () => {
     const { createPortal } = await import('./domain/portal/index.js');
@@ -79,6 +103,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       session: () => controller?.session() ?? null,
       logger,
       serve: options.serve,
+      pinAttempts,
       ...(options.gateway ? { gateway: options.gateway } : {}),
     });
   };
@@ -119,33 +144,5 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
   };
 }
 
-/** The pending webhook setup test: one POST to the configured webhook, the outcome logged. */
-export async function runWebhookSetupTest(
-  settings: Settings,
-  logger: Logger,
-  fetchImpl: typeof fetch = fetch,
-): Promise<boolean> {
-  const url = settings.webhook.url;
-  if (!url) return false;
-  const form = new FormData();
-  form.set('event', 'setup-test');
-  form.set('device', settings.device.name);
-  form.set('time', new Date().toISOString());
-  const headers: Record<string, string> = {};
-  if (settings.webhook.secret) headers['x-webhook-secret'] = settings.webhook.secret;
-  const target = new URL(url);
-  const shown = `${target.protocol}//${target.host}${target.pathname}`;
-  try {
-    const response = await fetchImpl(url, {
-      method: 'POST',
-      body: form,
-      headers,
-      signal: AbortSignal.timeout(10_000),
-    });
-    logger.info(`webhook setup test to ${shown}: HTTP ${response.status}`);
-    return response.ok;
-  } catch (error) {
-    logger.warn(`webhook setup test to ${shown} failed:`, (error as Error).message);
-    return false;
-  }
-}
+/** The pending webhook setup test (signed; see domain/webhook.ts). */
+export { runWebhookSetupTest } from './domain/webhook.js';

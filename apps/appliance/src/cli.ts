@@ -395,7 +395,7 @@ async function sim(values: Values, common: Common): Promise<number> {
         }
         if (key === 'p') {
           // A computer on the PC Link sends an empty password: the device shows its verification page.
-          runtime.device()?.verifyDevicePassword('');
+          void runtime.device()?.verifyDevicePassword('');
           return true;
         }
         return false;

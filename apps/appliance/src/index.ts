@@ -87,6 +87,8 @@ export {
   type DevicePaths,
 } from './domain/device/app.js';
 export type { DeviceMeta, DeviceStores, StorageSizes } from './domain/device/ports.js';
+// Portal and settings
+export { createPortal, type Portal, type PortalOptions } from './domain/portal/index.js';
 // Device profile
 export {
   cloudHostsMissing,
@@ -128,6 +130,20 @@ export {
   type ProvisioningController,
   type ProvisioningControllerOptions,
 } from './domain/provisioning/controller.js';
+// Security: the failed-PIN counter, PIN records off the event loop
+export {
+  type AttemptLimiter,
+  type AttemptLimiterOptions,
+  type AttemptResult,
+  backoffDelay,
+  createAttemptLimiter,
+} from './domain/security/attempts.js';
+export { createPinRecordAsync, verifyPinAsync } from './domain/security/pin.js';
+export {
+  createSettingsStore,
+  type SettingsStore,
+  type SettingsStoreOptions,
+} from './domain/settings/index.js';
 // SNTP
 export {
   checkReply,
@@ -141,6 +157,15 @@ export {
 } from './domain/sntp/client.js';
 export { ntpToUnixMs, unixMsToNtp } from './domain/sntp/packet.js';
 export { type ClockSync, type ClockSyncOptions, createClockSync } from './domain/sntp/schedule.js';
+// Webhook
+export {
+  sendWebhook,
+  signWebhook,
+  WEBHOOK_HEADERS,
+  type WebhookHttp,
+  webhookOrigin,
+  webhookUrlProblem,
+} from './domain/webhook.js';
 // Wi-Fi
 export {
   createWifiService,

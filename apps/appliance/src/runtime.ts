@@ -23,8 +23,10 @@ import type { AudioCapture } from './domain/device/recording/audio.js';
 import { describePlan, type FeaturePlan } from './domain/profile/features.js';
 import type { DeviceProfile } from './domain/profile/schema.js';
 import { createScreens, type Screens } from './domain/screens/view.js';
+import { createAttemptLimiter } from './domain/security/attempts.js';
 import { createSettingsStore, defaultSettings, type Settings } from './domain/settings/index.js';
 import { createClockSync } from './domain/sntp/schedule.js';
+import type { WebhookHttp } from './domain/webhook.js';
 
 /** The hardware and stores of the device application (spec Area B), from one adapter set. */
 export interface DeviceAdapters {
@@ -106,6 +108,11 @@ export interface RuntimeOptions {
   openSetupOnStart?: boolean;
   /** Someone can press the screen's buttons (a display with keys, or the screen page). */
   interactive?: boolean;
+  /**
+   * Plain-http webhook URLs allowed (default: the profile's `security.webhook_http`, `never` on a
+   * device; the simulator allows `loopback`).
+   */
+  webhookHttp?: WebhookHttp;
   timing?: {
     timeoutMs?: number;
     associationTimeoutMs?: number;
@@ -173,6 +180,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   let stopRequested: (() => void) | null = null;
   let stopping: Promise<void> | null = null;
   let appliedCountry: string | null = null;
+  const webhookHttp: WebhookHttp = options.webhookHttp ?? profile.security.webhook_http;
+  // One failed-PIN counter for the portal and PC Link, next to config.toml: a restart after a
+  // save, a crash or a power cut does not reset it.
+  const pinAttempts = createAttemptLimiter({
+    persist: {
+      path: path.join(path.dirname(profile.paths.settings), 'pin-attempts.json'),
+      files: adapters.files,
+    },
+    logger,
+  });
 
   const screens = createScreens({
     bus,
@@ -236,6 +253,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         logger,
         secrets,
         settingsPath: profile.paths.settings,
+        pinAttempts,
+        webhookHttp,
         portal: { host: portal.host, port: portal.port },
         setupUrl: portal.setupUrl,
         gateway: portal.gateway,
@@ -257,7 +276,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       }
       if (pendingWebhookTest) {
         pendingWebhookTest = false;
-        void runWebhookSetupTest(app.current(), logger);
+        void runWebhookSetupTest(app.current(), logger, { http: webhookHttp });
       }
       const why = await Promise.race([restarted, stopSignal.then(() => 'stop' as const)]);
       initialState = app.controller.state();
@@ -291,6 +310,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       ota: { ...a.ota, consent },
       onOtaEvent: (event) => screens.otaEvent(event),
       showVerificationPage: () => screens.showVerificationPage(),
+      pinAttempts,
       logger,
       storage: a.storage,
       ...(a.uptimeMs ? { clock: { now: Date.now, uptimeMs: a.uptimeMs } } : {}),
@@ -318,6 +338,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         path: profile.paths.settings,
         files: adapters.files,
         logger,
+        webhookHttp,
       }).load();
       await adapters.prepare?.(early);
       await applySettings(early);

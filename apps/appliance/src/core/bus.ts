@@ -46,7 +46,11 @@ export type Command =
   | { type: 'OpenWifiProvisioning' }
   | { type: 'CancelProvisioning' }
   /** The portal saved valid settings; `connect` is set for /save-connect. */
-  | { type: 'SettingsSaved'; connect?: { ssid: string; passphrase: string; hidden: boolean } };
+  | {
+      type: 'SettingsSaved';
+      /** `ssid` is the display form; `ssidHex` the exact bytes the station is given. */
+      connect?: { ssid: string; ssidHex: string; passphrase: string; hidden: boolean };
+    };
 
 export interface BusEvents {
   command: [Command];

@@ -174,7 +174,10 @@ async function openAp(c = ctx) {
 
 /** The portal form submitted for a network. */
 function submit(ssid: string, passphrase: string, hidden = false) {
-  ctx.bus.send({ type: 'SettingsSaved', connect: { ssid, passphrase, hidden } });
+  ctx.bus.send({
+    type: 'SettingsSaved',
+    connect: { ssid, ssidHex: Buffer.from(ssid, 'utf8').toString('hex'), passphrase, hidden },
+  });
 }
 
 describe('session start', () => {

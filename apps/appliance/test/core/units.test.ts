@@ -248,12 +248,19 @@ describe('pending webhook setup test', () => {
     expect(await runWebhookSetupTest(settings, logger, fakeFetch)).toBe(true);
     expect(seen).toHaveLength(1);
     expect(seen[0]!.init.method).toBe('POST');
-    const body = seen[0]!.init.body as FormData;
+    const headers = seen[0]!.init.headers as Record<string, string>;
+    const body = await new Response(seen[0]!.init.body as Uint8Array, {
+      headers: { 'content-type': headers['content-type']! },
+    }).formData();
     expect(body.get('event')).toBe('setup-test');
-    expect((seen[0]!.init.headers as Record<string, string>)['x-webhook-secret']).toBe('shh-webhook-secret');
+    // Signed, never carrying the secret itself.
+    expect(headers['x-webhook-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(JSON.stringify(headers)).not.toContain('shh-webhook-secret');
     const text = lines.join('');
     expect(text).toContain('HTTP 200');
+    expect(text).toContain('https://hooks.example/…');
     expect(text).not.toContain('abc123secret');
+    expect(text).not.toContain('/in');
     expect(text).not.toContain('shh-webhook-secret');
   });
 

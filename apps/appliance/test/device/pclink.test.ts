@@ -9,6 +9,7 @@ import {
   encryptPcLinkFrame,
   slaveVerifyDevPasswd,
 } from '../../src/domain/device/pclink.js';
+import { createAttemptLimiter } from '../../src/domain/security/attempts.js';
 import { type Harness, startHarness } from './helpers.js';
 
 const lab = needs({ peers: ['openssl'] });
@@ -77,16 +78,18 @@ describe('slave_verify_dev_passwd against the settings PIN', () => {
     dir.remove();
   });
 
-  it('an empty password sets result 0 and opens the verification page; others are checked with verifyPin', () => {
+  it('an empty password sets result 0 and opens the verification page; others are checked against the PIN record', async () => {
     h.settings.security.device_password = createPinRecord('482916', { iterations: 1000 });
-    expect(app.verifyDevicePassword('')).toEqual({ result: 0, uiVerification: true });
+    expect(await app.verifyDevicePassword('')).toEqual({ result: 0, uiVerification: true });
     expect(pages).toBe(1);
-    expect(app.verifyDevicePassword('482916')).toEqual({ result: 1, uiVerification: false });
-    expect(app.verifyDevicePassword('482917')).toMatchObject({ result: 0, reason: 'wrong-password' });
-    expect(app.verifyDevicePassword('4829160')).toMatchObject({ result: 0 });
+    expect(await app.verifyDevicePassword('482916')).toEqual({ result: 1, uiVerification: false });
+    expect(await app.verifyDevicePassword('482917')).toMatchObject({ result: 0, reason: 'wrong-password' });
+    expect(await app.verifyDevicePassword('4829160')).toMatchObject({ result: 0 });
     expect(pages).toBe(1);
     h.settings.security.device_password = '';
-    expect(app.verifyDevicePassword('1234')).toMatchObject({ result: 0, reason: 'no-password-set' });
-    expect(slaveVerifyDevPasswd('1234', 'garbage$record', () => {})).toMatchObject({ result: 0 });
+    expect(await app.verifyDevicePassword('1234')).toMatchObject({ result: 0, reason: 'no-password-set' });
+    expect(
+      await slaveVerifyDevPasswd('1234', 'garbage$record', () => {}, createAttemptLimiter()),
+    ).toMatchObject({ result: 0 });
   });
 });

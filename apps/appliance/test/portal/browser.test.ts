@@ -75,7 +75,12 @@ lab.describe('portal in a real browser on a phone viewport', () => {
     expect(h.commands).toEqual([
       {
         type: 'SettingsSaved',
-        connect: { ssid: 'Home <5G>', passphrase: 'correct horse battery', hidden: false },
+        connect: {
+          ssid: 'Home <5G>',
+          ssidHex: Buffer.from('Home <5G>').toString('hex'),
+          passphrase: 'correct horse battery',
+          hidden: false,
+        },
       },
     ]);
     const doc = parse(fs.readFileSync(h.file, 'utf8')) as Record<string, Record<string, unknown>>;
@@ -101,7 +106,12 @@ lab.describe('portal in a real browser on a phone viewport', () => {
     expect(await context.cookies()).toEqual([]);
     expect(h.commands.at(-1)).toEqual({
       type: 'SettingsSaved',
-      connect: { ssid: 'Attic', passphrase: 'another-passphrase', hidden: true },
+      connect: {
+        ssid: 'Attic',
+        ssidHex: Buffer.from('Attic').toString('hex'),
+        passphrase: 'another-passphrase',
+        hidden: true,
+      },
     });
     await context.close();
   });

@@ -34,6 +34,7 @@ it('the portal, settings and screens modules export exactly their public API', a
   `);
   expect(Object.keys(await import('../../src/domain/screens/index.js')).sort()).toMatchInlineSnapshot(`
     [
+      "MAX_SCREEN_SUBSCRIBERS",
       "SETUP_SESSION_SECONDS",
       "createScreenPage",
       "createScreens",

@@ -1,3 +1,4 @@
+import { formatSsid, parseFormattedSsid } from '@waved/wpa-cli';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderForm } from '../../src/domain/portal/html.js';
@@ -102,12 +103,47 @@ describe('form rendering with hostile SSIDs and values', () => {
         const bytes = Buffer.byteLength(ssid, 'utf8');
         const passOk = /^[\x20-\x7e]{8,63}$/.test(passphrase) || /^[0-9a-fA-F]{64}$/.test(passphrase);
         expect(!!result.connect).toBe(bytes >= 1 && bytes <= 32 && passOk);
-        if (result.connect) expect(result.connect).toEqual({ ssid, passphrase, hidden: true });
+        if (result.connect) {
+          const exact = Buffer.from(ssid, 'utf8');
+          expect(result.connect).toEqual({
+            ssid: formatSsid(exact),
+            ssidHex: exact.toString('hex'),
+            passphrase,
+            hidden: true,
+          });
+          expect(parseFormattedSsid(result.connect.ssid)).toEqual(exact);
+        }
         // The passphrase message never quotes what was typed.
         const message = result.errors['wifi.passphrase'];
         if (message && passphrase.length >= 8) expect(message).not.toContain(passphrase);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('a listed network is given to the station with its exact bytes, whatever they are', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 32 }), (bytes) => {
+        const ssidHex = Buffer.from(bytes).toString('hex');
+        const listed = {
+          ssidHex,
+          ssid: formatSsid(bytes),
+          signal: -50,
+          signalClass: 'excellent' as const,
+          frequency: 2412,
+          secure: true,
+        };
+        const result = readConnect({ 'wifi.ssid_hex': ssidHex, 'wifi.passphrase': 'correct horse' }, [
+          listed,
+        ]);
+        expect(result.connect).toEqual({
+          ssid: listed.ssid,
+          ssidHex,
+          passphrase: 'correct horse',
+          hidden: false,
+        });
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -4,18 +4,38 @@ import { createFileStore } from '../../src/adapters/system/files.js';
 import { serveHttp } from '../../src/adapters/system/http.js';
 import { type Command, type ProvisioningState, type ScannedNetwork, StateBus } from '../../src/core/bus.js';
 import { createPortal, type PortalSession } from '../../src/domain/portal/index.js';
-import { createSettingsStore, type Logger } from '../../src/domain/settings/index.js';
+import type { AttemptLimiter } from '../../src/domain/security/attempts.js';
+import { createSettingsStore, type Logger, type SettingsStore } from '../../src/domain/settings/index.js';
+import type { WebhookHttp } from '../../src/domain/webhook.js';
 
 export const CSRF = 'Q2sY3m8x1c0HnJtqkRZrVq9oX3pLw2bD0eK7fUaT1vA';
 export const AP_PASSPHRASE = '4f9a01c7';
 
+/** The SSID bytes of a name, as hex (what the form posts for a listed network). */
+export const hex = (ssid: string) => Buffer.from(ssid, 'utf8').toString('hex');
+
+const net = (
+  ssid: string,
+  signal: number,
+  signalClass: ScannedNetwork['signalClass'],
+  frequency: number,
+  secure: boolean,
+) => ({
+  ssidHex: hex(ssid),
+  ssid,
+  signal,
+  signalClass,
+  frequency,
+  secure,
+});
+
 export const NETWORKS: ScannedNetwork[] = [
-  { ssidHex: '', ssid: 'Cafe', signal: -72, signalClass: 'weak', frequency: 2412, secure: true },
-  { ssidHex: '', ssid: 'Home <5G>', signal: -48, signalClass: 'excellent', frequency: 5180, secure: true },
-  { ssidHex: '', ssid: 'Cafe', signal: -58, signalClass: 'good', frequency: 5200, secure: true },
-  { ssidHex: '', ssid: 'Guest', signal: -65, signalClass: 'fair', frequency: 2437, secure: false },
-  { ssidHex: '', ssid: '', signal: -40, signalClass: 'excellent', frequency: 2462, secure: true },
-  { ssidHex: '', ssid: 'Büro 2.4', signal: -61, signalClass: 'fair', frequency: 2462, secure: true },
+  net('Cafe', -72, 'weak', 2412, true),
+  net('Home <5G>', -48, 'excellent', 5180, true),
+  net('Cafe', -58, 'good', 5200, true),
+  net('Guest', -65, 'fair', 2437, false),
+  net('', -40, 'excellent', 2462, true),
+  net('Büro 2.4', -61, 'fair', 2462, true),
 ];
 
 export interface Harness {
@@ -24,6 +44,7 @@ export interface Harness {
   bus: StateBus;
   commands: Command[];
   logs: string[];
+  settings: SettingsStore;
   session: PortalSession | null;
   setState(state: ProvisioningState): void;
   close(): Promise<void>;
@@ -31,12 +52,20 @@ export interface Harness {
 
 /** `selfGateway`: redirects point at this test server itself, so a browser can follow them. */
 export async function startPortal(
-  options: { expiresAt?: number; gateway?: string; selfGateway?: boolean } = {},
+  options: {
+    expiresAt?: number;
+    gateway?: string;
+    selfGateway?: boolean;
+    pinAttempts?: AttemptLimiter;
+    webhookHttp?: WebhookHttp;
+    /** An existing settings file to start from (its directory is not removed). */
+    file?: string;
+  } = {},
 ): Promise<Harness> {
   const port = options.selfGateway ? await freePort() : 0;
   const gateway = options.selfGateway ? `127.0.0.1:${port}` : options.gateway;
   const dir = tempDir('waved-portal-');
-  const file = dir.join('config.toml');
+  const file = options.file ?? dir.join('config.toml');
   const logs: string[] = [];
   const logger: Logger = {
     debug: (m) => logs.push(m),
@@ -47,7 +76,13 @@ export async function startPortal(
   const bus = new StateBus();
   const commands: Command[] = [];
   bus.on('command', (c) => commands.push(c));
-  const settings = createSettingsStore({ files: createFileStore(), path: file, logger, pinIterations: 1000 });
+  const settings = createSettingsStore({
+    files: createFileStore(),
+    path: file,
+    logger,
+    pinIterations: 1000,
+    ...(options.webhookHttp ? { webhookHttp: options.webhookHttp } : {}),
+  });
   await settings.load();
   const h: Harness = {
     url: '',
@@ -55,6 +90,7 @@ export async function startPortal(
     bus,
     commands,
     logs,
+    settings,
     session: {
       csrf: CSRF,
       apSsid: 'Device-3F2A',
@@ -78,6 +114,7 @@ export async function startPortal(
     session: () => h.session,
     logger,
     serve: serveHttp,
+    ...(options.pinAttempts ? { pinAttempts: options.pinAttempts } : {}),
     ...(gateway ? { gateway } : {}),
   });
   const server = await portal.listen({ host: '127.0.0.1', port });
@@ -96,7 +133,7 @@ export function fileExists(h: Harness): boolean {
 export function validFields(extra: Record<string, string> = {}): Record<string, string> {
   return {
     csrf: CSRF,
-    'wifi.ssid': 'Home <5G>',
+    'wifi.ssid_hex': hex('Home <5G>'),
     'wifi.passphrase': 'correct horse battery',
     'wifi.country': 'DE',
     'device.name': 'Desk recorder',

@@ -8,6 +8,7 @@ import {
   CSRF,
   fileExists,
   type Harness,
+  hex,
   multipart,
   startPortal,
   urlencoded,
@@ -47,11 +48,14 @@ describe('GET / (the form)', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const html = await res.text();
-    const names = [...html.matchAll(/name="wifi\.ssid" value="([^"]*)"/g)].map((m) => m[1]);
-    expect(names).toEqual(['Home &lt;5G&gt;', 'Cafe', 'Büro 2.4', 'Guest', '']);
+    const names = [...html.matchAll(/<span class="ssid">([^<]*)<\/span>/g)].map((m) => m[1]);
+    expect(names).toEqual(['Home &lt;5G&gt;', 'Cafe', 'Büro 2.4', 'Guest', 'Other (hidden) network…']);
+    // Listed networks are posted by their SSID bytes.
+    const values = [...html.matchAll(/name="wifi\.ssid_hex" value="([^"]*)"/g)].map((m) => m[1]);
+    expect(values).toEqual([hex('Home <5G>'), hex('Cafe'), hex('Büro 2.4'), hex('Guest'), '']);
     expect(html).not.toContain('Home <5G>');
-    expect(html).toMatch(/value="Cafe"[^>]*>.*?Good<\/span>/s);
-    expect(html).toMatch(/value="Guest" disabled>.*?Open network, not supported/s);
+    expect(html).toMatch(new RegExp(`value="${hex('Cafe')}"[^>]*>.*?Good</span>`, 's'));
+    expect(html).toMatch(new RegExp(`value="${hex('Guest')}" disabled>.*?Open network, not supported`, 's'));
     expect(html.match(/aria-label="Secured"/g)).toHaveLength(3);
     expect(html).toContain('name="wifi.hidden_ssid"');
     expect(html).toContain(`name="csrf" value="${CSRF}"`);
@@ -250,7 +254,7 @@ describe('POST validation', () => {
     expect(html).toMatch(/role="alert"[^>]*>.*Nothing was saved/s);
     // Non-secret input survives; the network choice too.
     expect(html).toContain('value="Kept &lt;name&gt;"');
-    expect(html).toMatch(/value="Home &lt;5G&gt;" checked/);
+    expect(html).toContain(`value="${hex('Home <5G>')}" checked`);
     // Secrets are never echoed back.
     expect(html).not.toContain('short"');
     expect(html).not.toContain('tiny-secret');
@@ -262,7 +266,7 @@ describe('POST validation', () => {
   it('answers JSON { errors } when asked for JSON', async () => {
     const res = await post(
       '/save-connect',
-      urlencoded(validFields({ 'wifi.ssid': '', 'wifi.hidden_ssid': '', 'ntp.servers': 'bad host!' })),
+      urlencoded(validFields({ 'wifi.ssid_hex': '', 'wifi.hidden_ssid': '', 'ntp.servers': 'bad host!' })),
       { ...FORM, accept: 'application/json' },
     );
     expect(res.status).toBe(422);
@@ -273,11 +277,15 @@ describe('POST validation', () => {
   it('checks SSID length and passphrase rules for /save-connect only', async () => {
     const long = 'é'.repeat(17); // 34 bytes
     const cases: Array<[Record<string, string>, string]> = [
-      [{ 'wifi.ssid': '', 'wifi.hidden_ssid': long }, 'wifi.hidden_ssid'],
-      [{ 'wifi.ssid': long }, 'wifi.ssid'],
+      [{ 'wifi.ssid_hex': '', 'wifi.hidden_ssid': long }, 'wifi.hidden_ssid'],
+      [{ 'wifi.ssid_hex': '', 'wifi.ssid': long }, 'wifi.ssid'],
+      [{ 'wifi.ssid_hex': hex(long) }, 'wifi.ssid'],
+      [{ 'wifi.ssid_hex': hex('Not listed') }, 'wifi.ssid'],
+      [{ 'wifi.ssid_hex': 'zz' }, 'wifi.ssid'],
       [{ 'wifi.passphrase': 'x'.repeat(64) }, 'wifi.passphrase'],
       [{ 'wifi.passphrase': 'pässwört123' }, 'wifi.passphrase'],
-      [{ 'wifi.ssid': 'Guest' }, 'wifi.ssid'],
+      [{ 'wifi.ssid_hex': hex('Guest') }, 'wifi.ssid'],
+      [{ 'wifi.ssid_hex': '', 'wifi.ssid': 'Guest' }, 'wifi.ssid'],
     ];
     for (const [extra, key] of cases) {
       const res = await post('/save-connect', urlencoded(validFields(extra)), {
@@ -310,7 +318,12 @@ describe('POST success', () => {
     expect(h.commands).toEqual([
       {
         type: 'SettingsSaved',
-        connect: { ssid: 'Home <5G>', passphrase: 'correct horse battery', hidden: false },
+        connect: {
+          ssid: 'Home <5G>',
+          ssidHex: hex('Home <5G>'),
+          passphrase: 'correct horse battery',
+          hidden: false,
+        },
       },
     ]);
     expect(fs.statSync(h.file).mode & 0o777).toBe(0o600);
@@ -330,7 +343,7 @@ describe('POST success', () => {
       '/save-connect',
       multipart(
         validFields({
-          'wifi.ssid': '',
+          'wifi.ssid_hex': '',
           'wifi.hidden_ssid': 'Attic; "net"',
           'wifi.passphrase': 'a'.repeat(64).replace(/a/g, 'b'),
         }),
@@ -340,7 +353,15 @@ describe('POST success', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true });
     expect(h.commands).toEqual([
-      { type: 'SettingsSaved', connect: { ssid: 'Attic; "net"', passphrase: 'b'.repeat(64), hidden: true } },
+      {
+        type: 'SettingsSaved',
+        connect: {
+          ssid: 'Attic; "net"',
+          ssidHex: hex('Attic; "net"'),
+          passphrase: 'b'.repeat(64),
+          hidden: true,
+        },
+      },
     ]);
     expect(readConfig().device?.name).toBe('Desk recorder');
   });
@@ -348,15 +369,19 @@ describe('POST success', () => {
   it('non-ASCII and special-character SSIDs arrive intact (urlencoded and multipart)', async () => {
     const hidden = 'Ünïcødé ☕;,:"\\';
     for (const body of [
-      urlencoded(validFields({ 'wifi.ssid': 'Büro 2.4' })),
-      multipart(validFields({ 'wifi.ssid': '', 'wifi.hidden_ssid': hidden })),
+      urlencoded(validFields({ 'wifi.ssid_hex': hex('Büro 2.4') })),
+      multipart(validFields({ 'wifi.ssid_hex': '', 'wifi.hidden_ssid': hidden })),
+      // A script may still name a listed network by its shown name.
+      urlencoded(validFields({ 'wifi.ssid_hex': '', 'wifi.ssid': 'Büro 2.4' })),
     ]) {
       const res = await post('/save-connect', body, { ...FORM, accept: 'application/json' });
       expect(res.status).toBe(200);
     }
     expect(h.commands.map((c) => (c.type === 'SettingsSaved' ? c.connect : null))).toEqual([
-      { ssid: 'Büro 2.4', passphrase: 'correct horse battery', hidden: false },
-      { ssid: hidden, passphrase: 'correct horse battery', hidden: true },
+      { ssid: 'Büro 2.4', ssidHex: hex('Büro 2.4'), passphrase: 'correct horse battery', hidden: false },
+      // The display form shows a backslash as \\ (lossless); the bytes are the typed text's.
+      { ssid: 'Ünïcødé ☕;,:"\\\\', ssidHex: hex(hidden), passphrase: 'correct horse battery', hidden: true },
+      { ssid: 'Büro 2.4', ssidHex: hex('Büro 2.4'), passphrase: 'correct horse battery', hidden: false },
     ]);
   });
 
@@ -384,10 +409,13 @@ describe('POST success', () => {
     expect(html).toMatch(
       /id="f-security-device_password" name="security.device_password" value="" placeholder="unchanged"/,
     );
-    // Empty keeps them; _clear removes them.
-    await post('/save', urlencoded(validFields()));
+    // Empty keeps them; _clear removes them (with the current PIN, which every save needs now).
+    await post('/save', urlencoded(validFields({ 'security.current_pin': '482913' })));
     expect(readConfig().webhook?.secret).toBe('hook-secret-0123456789');
-    await post('/save', urlencoded(validFields({ 'security.device_password_clear': 'true' })));
+    await post(
+      '/save',
+      urlencoded(validFields({ 'security.device_password_clear': 'true', 'security.current_pin': '482913' })),
+    );
     expect(readConfig().security?.device_password).toBe('');
     expect(readConfig().webhook?.secret).toBe('hook-secret-0123456789');
   });
@@ -420,7 +448,7 @@ describe('status', () => {
     const form = await (await fetch(h.url)).text();
     expect(form).toContain('Could not connect to “Home &lt;5G&gt;”.');
     expect(form).toContain('The network was not found.');
-    expect(form).toMatch(/value="Home &lt;5G&gt;" checked/);
+    expect(form).toContain(`value="${hex('Home <5G>')}" checked`);
     expect(form).not.toContain('correct horse battery');
     h.commands.length = 0;
     const again = await post(
@@ -429,7 +457,10 @@ describe('status', () => {
     );
     expect(again.status).toBe(200);
     expect(h.commands).toEqual([
-      { type: 'SettingsSaved', connect: { ssid: 'Home <5G>', passphrase: 'the right one', hidden: false } },
+      {
+        type: 'SettingsSaved',
+        connect: { ssid: 'Home <5G>', ssidHex: hex('Home <5G>'), passphrase: 'the right one', hidden: false },
+      },
     ]);
   });
 

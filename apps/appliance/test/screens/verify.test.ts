@@ -1,6 +1,6 @@
 import { createPinRecord } from '@waved/psk';
 import { tempDir } from '@waved/test-lab';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DeviceApp, UiVerificationOutcome } from '../../src/domain/device/app.js';
 import {
   createScreens,
@@ -56,8 +56,8 @@ describe('PC Link verification page', () => {
     for (const d of digits) screens.press(`pin-${d}` as ScreenAction);
   };
 
-  it('an empty password from the PC opens the page; the right PIN answers 1 to the PC Link', () => {
-    expect(app.verifyDevicePassword('')).toEqual({ result: 0, uiVerification: true });
+  it('an empty password from the PC opens the page; the right PIN answers 1 to the PC Link', async () => {
+    expect(await app.verifyDevicePassword('')).toEqual({ result: 0, uiVerification: true });
     expect(page()).toMatchObject({
       screen: 'verify',
       prompt: 'Enter the device password on the device',
@@ -73,7 +73,8 @@ describe('PC Link verification page', () => {
     expect(JSON.stringify(screens.view())).not.toMatch(/2468/);
     expect(renderTerminal(screens.view())).toContain('Password: ••••__');
     screens.press('pin-submit');
-    expect(outcomes).toEqual([{ result: 1 }]);
+    // The check runs off the event loop; the page answers when it is done.
+    await vi.waitFor(() => expect(outcomes).toEqual([{ result: 1 }]));
     expect(page()).toMatchObject({ phase: 'verified', actions: [], countdown: null });
     expect(h.logger.lines.join('\n')).toContain('pclink: UI verification result 1');
     expect(h.logger.lines.join('\n')).not.toContain('2468');
@@ -82,18 +83,20 @@ describe('PC Link verification page', () => {
     expect(clock.active()).toBe(0);
   });
 
-  it('a wrong PIN may be tried again; the third tells the PC Link 0', () => {
+  it('a wrong PIN may be tried again; the third tells the PC Link 0', async () => {
     screens.showVerificationPage();
     type('1111');
     screens.press('pin-submit');
-    expect(page()).toMatchObject({ phase: 'entry', entered: 0, error: 'Wrong password. 2 tries left.' });
+    await vi.waitFor(() =>
+      expect(page()).toMatchObject({ phase: 'entry', entered: 0, error: 'Wrong password. 2 tries left.' }),
+    );
     expect(outcomes).toEqual([]);
     type('1234');
     screens.press('pin-submit');
-    expect(page().error).toBe('Wrong password. 1 try left.');
+    await vi.waitFor(() => expect(page().error).toBe('Wrong password. 1 try left.'));
     type('9999');
     screens.press('pin-submit');
-    expect(outcomes).toEqual([{ result: 0, reason: 'wrong-password' }]);
+    await vi.waitFor(() => expect(outcomes).toEqual([{ result: 0, reason: 'wrong-password' }]));
     expect(page()).toMatchObject({ phase: 'refused', actions: ['OK'] });
     screens.press('ok');
     expect(screens.view().screen).toBe('menu');
@@ -132,12 +135,12 @@ describe('PC Link verification page', () => {
     expect(outcomes.at(-1)).toEqual({ result: 0, reason: 'cancelled' });
   });
 
-  it('with no device password set the page says so and answers 0', () => {
+  it('with no device password set the page says so and answers 0', async () => {
     h.settings.security.device_password = '';
     screens.showVerificationPage();
     type('2468');
     screens.press('pin-submit');
-    expect(outcomes).toEqual([{ result: 0, reason: 'no-password-set' }]);
+    await vi.waitFor(() => expect(outcomes).toEqual([{ result: 0, reason: 'no-password-set' }]));
     expect(page()).toMatchObject({ phase: 'refused' });
     expect(page().error).toMatch(/No device password is set/);
   });

@@ -19,7 +19,7 @@ describe('settings on hostile input', () => {
   it('validate never throws, and a rejected secret is never quoted', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.constantFrom(...keys), fc.string({ maxLength: 80 })), (input) => {
-        const r = validateSettings(defaultSettings(), input, { pinIterations: 1000 });
+        const r = validateSettings(defaultSettings(), input);
         if (!r.ok) {
           for (const secret of ['webhook.secret', 'security.device_password']) {
             const v = input[secret];
@@ -29,10 +29,9 @@ describe('settings on hostile input', () => {
         } else {
           expect(r.settings.audio.volume).toBeGreaterThanOrEqual(0);
           expect(r.settings.audio.volume).toBeLessThanOrEqual(100);
-          expect(
-            r.settings.security.device_password === '' ||
-              r.settings.security.device_password.startsWith('pin1$'),
-          ).toBe(true);
+          // A PIN is never hashed (nor stored as digits) by validation: it comes back apart.
+          expect(r.settings.security.device_password).toBe('');
+          if (r.pin !== undefined) expect(r.pin).toMatch(/^\d{4,6}$/);
         }
       }),
       { numRuns: 300 },

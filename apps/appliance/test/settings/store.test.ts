@@ -53,6 +53,10 @@ describe('settings store', () => {
     });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
+    // The new PIN comes back as digits: the caller hashes it after every other check passed.
+    expect(result.pin).toBe('0042');
+    expect(result.settings.security.device_password).toBe('');
+    result.settings.security.device_password = await store.hashPin(result.pin!);
     await store.save(result.settings);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const text = fs.readFileSync(file, 'utf8');
@@ -151,6 +155,7 @@ describe('device PIN rules (spec A7)', () => {
     await store.load();
     const r = store.validate({ 'security.device_password': '9876' });
     if (!r.ok) throw new Error('expected ok');
+    r.settings.security.device_password = await store.hashPin(r.pin!);
     await store.save(r.settings);
     const before = fs.readFileSync(file, 'utf8');
     const s = await createSettingsStore({
@@ -193,6 +198,8 @@ describe('device PIN rules (spec A7)', () => {
     }
     const set = store.validate({ 'security.device_password': '55555' });
     if (!set.ok) throw new Error('expected ok');
+    expect(set.pin).toBe('55555');
+    set.settings.security.device_password = await store.hashPin(set.pin!);
     await store.save(set.settings);
     const keep = store.validate({ 'security.device_password': '' });
     expect(keep.ok && keep.settings.security.device_password).toBe(set.settings.security.device_password);

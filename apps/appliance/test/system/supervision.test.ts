@@ -1,26 +1,17 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import { createUnixDatagramSocket } from '@waved/native';
 import { freePort, needs, tempDir, waitFor } from '@waved/test-lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, buildCli, root } from '../helpers/build.js';
 
-const require = createRequire(import.meta.url);
-
 /** A real unix datagram socket, bound as a service manager's NOTIFY_SOCKET is. */
 function notifyListener(socketPath: string) {
-  const unix = require('unix-dgram') as {
-    createSocket(
-      type: 'unix_dgram',
-      onMessage: (msg: Buffer) => void,
-    ): { bind(p: string): void; close(): void };
-  };
   const messages: Array<{ at: number; text: string }> = [];
-  const socket = unix.createSocket('unix_dgram', (msg) =>
-    messages.push({ at: Date.now(), text: msg.toString() }),
-  );
+  const socket = createUnixDatagramSocket();
   socket.bind(socketPath);
+  socket.on('message', (msg) => messages.push({ at: Date.now(), text: msg.toString() }));
   return { messages, close: () => socket.close() };
 }
 

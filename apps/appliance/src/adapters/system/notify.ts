@@ -1,6 +1,6 @@
+import { createUnixDatagramSocket, type UnixDatagramSocket } from '@waved/native';
 import type { Notifier } from '../../core/ports/notify.js';
 import { silentNotifier } from '../../core/ports/notify.js';
-import { createUnixDgramSocket, type UnixDgramSocket } from './unix-dgram.js';
 
 export interface SystemdNotifierOptions {
   /** `$NOTIFY_SOCKET` (a path; an abstract name starts with `@`). */
@@ -18,19 +18,20 @@ export interface SystemdNotifierOptions {
 export function createSystemdNotifier(options: SystemdNotifierOptions = {}): Notifier {
   const target = options.socket;
   if (!target) return silentNotifier;
-  // An abstract socket name (systemd may use one in containers) begins with a NUL byte.
-  const path = target.startsWith('@') ? `\0${target.slice(1)}` : target;
-  let socket: UnixDgramSocket | null = null;
+  // An abstract socket name (systemd may use one in containers) is written `@name`, as
+  // @waved/native's unix datagram socket takes it.
+  const path = target;
+  let socket: UnixDatagramSocket | null = null;
   const usec = Number(options.watchdogUsec);
   const ours = !options.watchdogPid || Number(options.watchdogPid) === process.pid;
   const watchdogMs = ours && Number.isFinite(usec) && usec > 0 ? Math.max(1, Math.floor(usec / 2000)) : null;
   const send = (text: string) => {
     try {
       if (!socket) {
-        socket = createUnixDgramSocket();
+        socket = createUnixDatagramSocket();
         socket.on('error', (error) => options.onError?.(error));
       }
-      socket.send(Buffer.from(text), path);
+      socket.send(text, path);
     } catch (error) {
       options.onError?.(error as Error);
     }

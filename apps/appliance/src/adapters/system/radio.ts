@@ -225,7 +225,16 @@ export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio
     async startStation() {
       if (await runningByPidFile('wpa_supplicant')) return;
       const ping = await run(bin('wpa_cli'), ['-i', iface, '-p', ctrlDir, 'ping'], { timeoutMs: 10_000 });
-      if (ping.code === 0 && ping.stdout.includes('PONG')) return;
+      if (ping.code === 0 && ping.stdout.includes('PONG')) {
+        // Started by someone else (init): its umask decides the mode save_config gives the file.
+        const mask = await supplicantUmask(iface);
+        if (mask !== null && (mask & 0o077) !== 0o077) {
+          log.warn(
+            `wpa_supplicant on ${iface} runs with umask ${mask.toString(8).padStart(4, '0')}: each save_config leaves ${wpaConfig} readable by others until it is set back to 0600. Start it with umask 077 (systemd: UMask=0077).`,
+          );
+        }
+        return;
+      }
       await fs.mkdir(runDir, { recursive: true, mode: 0o700 });
       // umask 077: save_config rewrites the file with the daemon's umask (lab.md §1).
       await runChecked(run, bin('sh'), [
@@ -252,6 +261,34 @@ export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio
       await runChecked(run, bin('udhcpc'), args);
     },
   };
+}
+
+/**
+ * The umask of the wpa_supplicant that serves `iface` (from /proc/<pid>/status), or null when it
+ * cannot be told (no /proc, no such process, a kernel before 4.7).
+ */
+export async function supplicantUmask(iface: string, proc = '/proc'): Promise<number | null> {
+  let entries: string[];
+  try {
+    entries = await fs.readdir(proc);
+  } catch {
+    return null;
+  }
+  for (const pid of entries) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if ((await fs.readFile(path.join(proc, pid, 'comm'), 'utf8')).trim() !== 'wpa_supplicant') continue;
+      const argv = (await fs.readFile(path.join(proc, pid, 'cmdline'), 'utf8')).split('\0');
+      const serves = argv.some((a, i) => a === `-i${iface}` || (a === '-i' && argv[i + 1] === iface));
+      if (!serves) continue;
+      const status = await fs.readFile(path.join(proc, pid, 'status'), 'utf8');
+      const m = /^Umask:\s+([0-7]+)$/m.exec(status);
+      return m ? Number.parseInt(m[1]!, 8) : null;
+    } catch {
+      // the process went away meanwhile
+    }
+  }
+  return null;
 }
 
 /** A .50-.200 pool in the gateway's /24 (for labs that use another subnet). */

@@ -89,7 +89,7 @@ export function createWpaStation(options: WpaStationOptions): Station & { close(
     },
     async provision(request: ProvisionRequest) {
       await provisionNetwork(cli, {
-        ssid: request.ssid,
+        ssid: request.ssidHex ? Buffer.from(request.ssidHex, 'hex') : request.ssid,
         passphrase: request.passphrase,
         configPath: options.configPath,
         ...(request.hidden !== undefined ? { hidden: request.hidden } : {}),

@@ -2,6 +2,7 @@ import { formatWithOptions } from 'node:util';
 // consola/core: the logger without its terminal reporters and environment probing (we bring our own reporter)
 import { type ConsolaInstance, type ConsolaReporter, createConsola, type LogObject } from 'consola/core';
 import { createSecretRegistry, redactString, redactValue, type SecretRegistry } from './redact.js';
+import { escapeControls, escapeControlsIn } from './sanitize.js';
 
 /** The logging surface the appliance's components take (a consola instance satisfies it). */
 export interface Logger {
@@ -11,34 +12,42 @@ export interface Logger {
   error(message: unknown, ...args: unknown[]): void;
 }
 
-/** Wraps any consola reporter so that every record is redacted before it reaches it. */
+/**
+ * Wraps any consola reporter so that every record is redacted before it reaches it, and every
+ * control character in it (a terminal escape in a network or Bluetooth name, say) is made visible.
+ */
 export function createRedactingReporter(inner: ConsolaReporter, secrets: SecretRegistry): ConsolaReporter {
+  const text = (s: string) => escapeControls(redactString(s, secrets));
   return {
     log(logObj, ctx) {
       const clean: LogObject = {
         ...logObj,
-        args: (logObj.args ?? []).map((a) => redactValue(a, secrets)),
+        args: (logObj.args ?? []).map((a) => escapeControlsIn(redactValue(a, secrets))),
       };
-      if (typeof logObj.message === 'string') clean.message = redactString(logObj.message, secrets);
+      if (typeof logObj.message === 'string') clean.message = text(logObj.message);
+      if (logObj.tag) clean.tag = escapeControls(logObj.tag);
       if (logObj.additional !== undefined) {
         clean.additional = Array.isArray(logObj.additional)
-          ? logObj.additional.map((a) => redactString(String(a), secrets))
-          : redactString(String(logObj.additional), secrets);
+          ? logObj.additional.map((a) => text(String(a)))
+          : text(String(logObj.additional));
       }
       inner.log(clean, ctx);
     },
   };
 }
 
-/** A plain one-line-per-record reporter (`2026-01-01T00:00:00.000Z INFO [tag] text`). */
+/**
+ * A plain one-line-per-record reporter (`2026-01-01T00:00:00.000Z INFO [tag] text`). Control
+ * characters are made visible, and the continuation lines of a multi-line record (a stack trace,
+ * a newline inside a name) are indented, so no text can start a line that looks like a record.
+ */
 export function createLineReporter(write: (line: string) => void): ConsolaReporter {
   return {
     log(logObj) {
-      const text = formatWithOptions(
-        { colors: false, breakLength: Number.POSITIVE_INFINITY },
-        ...logObj.args,
-      );
-      const tag = logObj.tag ? ` [${logObj.tag}]` : '';
+      const text = escapeControls(
+        formatWithOptions({ colors: false, breakLength: Number.POSITIVE_INFINITY }, ...logObj.args),
+      ).replace(/\n/g, '\n    ');
+      const tag = logObj.tag ? ` [${escapeControls(logObj.tag)}]` : '';
       write(`${logObj.date.toISOString()} ${logObj.type.toUpperCase()}${tag} ${text}\n`);
     },
   };

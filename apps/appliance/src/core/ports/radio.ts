@@ -19,7 +19,10 @@ export type StationEvent =
   | { type: 'not-found' };
 
 export interface ProvisionRequest {
+  /** The name as text (UTF-8), used when `ssidHex` is absent. */
   ssid: string;
+  /** The exact SSID bytes as hex (a listed network, whose name may not be valid UTF-8). */
+  ssidHex?: string;
   passphrase: string;
   hidden?: boolean;
 }

@@ -16,6 +16,7 @@ import {
 import type { UpdateKind } from '@waved/swu-ota';
 import type { StateBus } from '../../core/bus.js';
 import type { Logger } from '../../core/log/logger.js';
+import { type AttemptLimiter, createAttemptLimiter } from '../security/attempts.js';
 import type { Settings } from '../settings/index.js';
 import {
   type AsrController,
@@ -112,6 +113,11 @@ export interface DeviceAppOptions {
   };
   /** The UI page PC Link verification asks for (empty password). */
   showVerificationPage?: () => void;
+  /**
+   * The failed-PIN counter the portal shares (one per device). Default: one kept in
+   * `<dataDir>/pin-attempts.json`.
+   */
+  pinAttempts?: AttemptLimiter;
   /** The PC Link transport: receives the final answer of the UI verification page. */
   onUiVerification?: (outcome: UiVerificationOutcome) => void;
   onOtaEvent?: (event: OtaEvent) => void;
@@ -162,8 +168,8 @@ export interface DeviceApp {
   readonly client: CloudClient;
   /** Init a recording with its transcription mode (the ASR follows the recorder). */
   initRecording(options?: { mode?: TranscriptionMode; language?: string }): Promise<RecordingInfo>;
-  /** PC Link `slave_verify_dev_passwd` against the PIN of the settings. */
-  verifyDevicePassword(password: string): VerifyResult;
+  /** PC Link `slave_verify_dev_passwd` against the PIN of the settings (shared failed-attempt counter). */
+  verifyDevicePassword(password: string): Promise<VerifyResult>;
   /** The UI verification page is done: its result goes back to the PC Link (`onUiVerification`). */
   reportUiVerification(outcome: UiVerificationOutcome): void;
   /** Installed versions (updated by OTA installs). */
@@ -231,6 +237,12 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
   const settings = () => options.settings?.current();
   const { stores } = options;
   const { credentials, meta, files } = stores;
+  const pinAttempts =
+    options.pinAttempts ??
+    createAttemptLimiter({
+      persist: { path: path.join(paths.dataDir, 'pin-attempts.json'), files },
+      logger,
+    });
   const versions: VersionStore = {
     get: (kind) =>
       meta.get(`version:${kind}`) ??
@@ -566,10 +578,15 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     },
     verifyDevicePassword(password) {
       const record = settings()?.security.device_password ?? '';
-      return slaveVerifyDevPasswd(password, record === '' ? null : record, () => {
-        logger.info('pclink: asking the user to verify on the device');
-        options.showVerificationPage?.();
-      });
+      return slaveVerifyDevPasswd(
+        password,
+        record === '' ? null : record,
+        () => {
+          logger.info('pclink: asking the user to verify on the device');
+          options.showVerificationPage?.();
+        },
+        pinAttempts,
+      );
     },
     reportUiVerification(outcome) {
       logger.info(

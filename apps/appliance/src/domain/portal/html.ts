@@ -9,6 +9,7 @@ import {
   type SettingsGroup,
   timeZones,
 } from '../settings/index.js';
+import { webhookOrigin } from '../webhook.js';
 
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -123,9 +124,11 @@ export function networksForForm(networks: readonly ScannedNetwork[]): ScannedNet
   const best = new Map<string, ScannedNetwork>();
   for (const n of networks) {
     if (n.ssid === '') continue;
-    const seen = best.get(n.ssid);
+    // The same bytes are the same network; the display form alone may not tell (escapes).
+    const key = n.ssidHex || n.ssid;
+    const seen = best.get(key);
     if (!seen || n.signal > seen.signal || (n.signal === seen.signal && n.secure && !seen.secure))
-      best.set(n.ssid, n);
+      best.set(key, n);
   }
   return [...best.values()].sort((a, b) => b.signal - a.signal || a.ssid.localeCompare(b.ssid)).slice(0, 40);
 }
@@ -143,6 +146,22 @@ export interface FormView {
   remaining?: number | null;
   /** The network of the last connection attempt (named in a failure). */
   target?: string | null;
+  /** Fingerprint of the settings this form shows (a save from a stale form is refused). */
+  revision?: string;
+  /** A message above the form (why nothing was saved). */
+  notice?: string;
+}
+
+/** The portal's own field for the PIN that guards every save (not a setting). */
+export const CURRENT_PIN_FIELD = 'security.current_pin';
+
+/** Asked for on every save once a PIN is set: nobody else on the setup network can change a thing. */
+function renderCurrentPin(view: FormView): string {
+  if (view.settings.security.device_password === '') return '';
+  const errors = view.errors ?? {};
+  const key = CURRENT_PIN_FIELD;
+  const hint = 'This device is protected by a PIN. Enter it to save any change.';
+  return `<fieldset id="group-pin"><legend>Device PIN</legend><div class="field"><label class="block" for="${fieldId(key)}">Current device PIN</label><input type="password" id="${fieldId(key)}" name="${key}" value="" inputmode="numeric" maxlength="6" autocomplete="current-password" autocapitalize="off" spellcheck="false"${describedBy(key, { hint }, errors)}${invalid(key, errors)}>${hintAndError(key, hint, errors)}</div></fieldset>`;
 }
 
 function describedBy(
@@ -221,8 +240,20 @@ function renderField(spec: FieldSpec, view: FormView): string {
     }
     case 'hosts':
       return `<div class="field">${label}<input type="text" id="${id}" name="${key}" value="${escapeHtml(value)}" autocapitalize="off" autocorrect="off" spellcheck="false"${aria}>${after}</div>`;
-    case 'url':
-      return `<div class="field">${label}<input type="url" inputmode="url" id="${id}" name="${key}" value="${escapeHtml(value)}" autocapitalize="off" autocorrect="off" spellcheck="false" placeholder="https://"${aria}>${after}</div>`;
+    case 'url': {
+      // Write-only like a secret: the path of a Slack- or Discord-style hook is its credential, so
+      // only the scheme and host of the stored URL are shown, and an empty field keeps it.
+      const isSet = value !== '';
+      const shown = isSet ? webhookOrigin(value) : '';
+      const typed = values[key] ?? '';
+      const clear = isSet
+        ? `<label class="check" for="${id}-clear"><input type="checkbox" id="${id}-clear" name="${key}_clear" value="true">Remove the webhook</label>`
+        : '';
+      const now = isSet
+        ? `<p class="hint">Now: <strong>${escapeHtml(shown)}</strong>. Leave empty to keep it, or enter a new address (the secret must then be entered again).</p>`
+        : '';
+      return `<div class="field">${label}<input type="url" inputmode="url" id="${id}" name="${key}" value="${escapeHtml(typed)}" autocapitalize="off" autocorrect="off" spellcheck="false" placeholder="${isSet ? escapeHtml(shown) : 'https://'}"${aria}>${after}${now}${clear}</div>`;
+    }
     default:
       return `<div class="field">${label}<input type="text" id="${id}" name="${key}" value="${escapeHtml(value)}" maxlength="64"${aria}>${after}</div>`;
   }
@@ -232,18 +263,27 @@ function renderWifi(view: FormView): string {
   const errors = view.errors ?? {};
   const values = view.values ?? {};
   const nets = networksForForm(view.networks);
-  const chosen = values['wifi.ssid'];
+  // A listed network is posted by its SSID bytes (`wifi.ssid_hex`), never by its display form,
+  // which may carry escapes (`Caf\xe9`) or invisible characters.
+  const chosenHex = values['wifi.ssid_hex'];
+  const chosenName = values['wifi.ssid'];
+  const isChosen = (n: ScannedNetwork) =>
+    chosenHex !== undefined ? chosenHex !== '' && chosenHex === n.ssidHex : chosenName === n.ssid;
   const ssidErr = errors['wifi.ssid'];
   const items = nets
     .map((n, i) => {
       const id = `net-${i}`;
       const disabled = !n.secure;
-      const checked = chosen === n.ssid && !disabled ? ' checked' : '';
+      const checked = isChosen(n) && !disabled ? ' checked' : '';
       const note = disabled ? '<span class="note"> Open network, not supported</span>' : '';
-      return `<li><label class="net${disabled ? ' off' : ''}" for="${id}"><input type="radio" id="${id}" name="wifi.ssid" value="${escapeHtml(n.ssid)}"${checked}${disabled ? ' disabled' : ''}><span class="name"><span class="ssid">${visible(n.ssid)}</span>${note}</span>${signalIcon(n.signalClass)}${disabled ? '<span class="lock"></span>' : LOCK}</label></li>`;
+      return `<li><label class="net${disabled ? ' off' : ''}" for="${id}"><input type="radio" id="${id}" name="wifi.ssid_hex" value="${escapeHtml(n.ssidHex)}"${checked}${disabled ? ' disabled' : ''}><span class="name"><span class="ssid">${visible(n.ssid)}</span>${note}</span>${signalIcon(n.signalClass)}${disabled ? '<span class="lock"></span>' : LOCK}</label></li>`;
     })
     .join('');
-  const otherChecked = chosen === '' || (nets.length === 0 && chosen === undefined) ? ' checked' : '';
+  const otherChosen =
+    chosenHex === '' ||
+    (chosenHex === undefined && chosenName === '') ||
+    (nets.length === 0 && chosenHex === undefined && chosenName === undefined);
+  const otherChecked = otherChosen ? ' checked' : '';
   const empty =
     nets.length === 0 ? '<p class="hint">No networks were found nearby. Enter the name below.</p>' : '';
   const hiddenKey = 'wifi.hidden_ssid';
@@ -251,7 +291,7 @@ function renderWifi(view: FormView): string {
   const countrySpec = FIELDS.find((f) => f.group === 'wifi' && f.field === 'country')!;
   return `<fieldset id="wifi"><legend>${GROUP_TITLES.wifi}</legend>
 <fieldset class="plain"${ssidErr ? ` aria-describedby="${fieldId('wifi.ssid')}-err"` : ''}><legend>Choose your network</legend>${empty}
-<ul class="nets">${items}<li><label class="net" for="net-other"><input type="radio" id="net-other" name="wifi.ssid" value=""${otherChecked}><span class="name"><span class="ssid">Other (hidden) network…</span></span></label></li></ul>
+<ul class="nets">${items}<li><label class="net" for="net-other"><input type="radio" id="net-other" name="wifi.ssid_hex" value=""${otherChecked}><span class="name"><span class="ssid">Other (hidden) network…</span></span></label></li></ul>
 ${ssidErr ? `<p class="err" id="${fieldId('wifi.ssid')}-err">${escapeHtml(ssidErr)}</p>` : ''}</fieldset>
 <div class="field"><label class="block" for="${fieldId(hiddenKey)}">Hidden network name</label><input type="text" id="${fieldId(hiddenKey)}" name="${hiddenKey}" value="${escapeHtml(values[hiddenKey] ?? '')}" autocapitalize="off" autocorrect="off" spellcheck="false"${describedBy(hiddenKey, { hint: 'x' }, errors)}${invalid(hiddenKey, errors)}>${hintAndError(hiddenKey, 'Only for a network that does not broadcast its name; choose “Other” above.', errors)}</div>
 <div class="field"><label class="block" for="${fieldId(passKey)}">Wi-Fi password</label><input type="password" id="${fieldId(passKey)}" name="${passKey}" value="" autocomplete="off" autocapitalize="off" autocorrect="off" spellcheck="false" maxlength="64"${describedBy(passKey, { hint: 'x' }, errors)}${invalid(passKey, errors)}>${hintAndError(passKey, 'WPA2 password, 8 to 63 characters. It is stored only as a derived key.', errors)}</div>
@@ -310,6 +350,7 @@ export function renderForm(view: FormView): string {
     'wifi.hidden_ssid',
     'wifi.passphrase',
     ...FIELDS.map((f) => `${f.group}.${f.field}`),
+    CURRENT_PIN_FIELD,
   ];
   const rank = (k: string) => (order.indexOf(k) === -1 ? order.length : order.indexOf(k));
   const keys = Object.keys(errors).sort((a, b) => rank(a) - rank(b));
@@ -318,6 +359,7 @@ export function renderForm(view: FormView): string {
     const labelOf = (key: string): string => {
       const spec = FIELDS.find((f) => `${f.group}.${f.field}` === key);
       if (spec) return spec.label;
+      if (key === CURRENT_PIN_FIELD) return 'Current device PIN';
       return key === 'wifi.passphrase'
         ? 'Wi-Fi password'
         : key === 'wifi.hidden_ssid'
@@ -344,11 +386,12 @@ export function renderForm(view: FormView): string {
     .join('\n');
   const body = `<h1>Set up ${visible(view.apSsid)}</h1>
 <p class="lead">Choose the Wi-Fi network the device should join, then check its settings.</p>${remaining}
-${statusBanner(view.state, false, view.target)}${summary}
+${statusBanner(view.state, false, view.target)}${view.notice ? `<div class="banner bad" role="alert"><strong>${escapeHtml(view.notice)}</strong></div>` : ''}${summary}
 <form method="post" action="/save-connect" accept-charset="utf-8" novalidate>
-<input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
+<input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">${view.revision ? `<input type="hidden" name="settings.revision" value="${escapeHtml(view.revision)}">` : ''}
 ${renderWifi(view)}
 ${fieldsets}
+${renderCurrentPin(view)}
 <div class="actions"><button type="submit" class="primary">Save and connect</button><button type="submit" class="secondary" formaction="/save">Save settings only</button></div>
 </form>`;
   return page({ title: `Set up ${view.apSsid}`, body, script: ENHANCE });

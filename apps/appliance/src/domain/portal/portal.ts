@@ -1,13 +1,32 @@
-import { isValidPassphrase, ssidBytes } from '@waved/psk';
+import { isValidPassphrase, isValidPin, ssidBytes } from '@waved/psk';
+import { formatSsid } from '@waved/wpa-cli';
 import { H3, type H3Event } from 'h3';
 import type { ProvisioningState, ScannedNetwork, StateBus } from '../../core/bus.js';
 import type { HttpServe, ServerHandle } from '../../core/ports/http.js';
+import { type AttemptLimiter, createAttemptLimiter } from '../security/attempts.js';
+import { verifyPinAsync } from '../security/pin.js';
 import type { Logger } from '../settings/logger.js';
 import type { Settings } from '../settings/schema.js';
 import type { SettingsStore } from '../settings/store.js';
 import { MAX_BODY_BYTES, parseFormBody } from './body.js';
+import {
+  type ConnectionLimits,
+  PORTAL_HEADERS_TIMEOUT_MS,
+  PORTAL_MAX_CONNECTIONS,
+  PORTAL_MAX_CONNECTIONS_PER_CLIENT,
+  PORTAL_REQUEST_TIMEOUT_MS,
+  PORTAL_TIMEOUT_CHECK_MS,
+} from './connections.js';
 import { csrfMatches } from './csrf.js';
-import { escapeHtml, type FormView, failureText, renderForm, renderMessage, statusBanner } from './html.js';
+import {
+  CURRENT_PIN_FIELD,
+  escapeHtml,
+  type FormView,
+  failureText,
+  renderForm,
+  renderMessage,
+  statusBanner,
+} from './html.js';
 
 /** What the provisioning controller shares with the portal for one session. */
 export interface PortalSession {
@@ -24,7 +43,12 @@ export interface PortalSession {
 
 export interface PortalOptions {
   bus: StateBus;
-  settings: Pick<SettingsStore, 'current' | 'validate' | 'save'>;
+  settings: Pick<SettingsStore, 'current' | 'validate' | 'save' | 'hashPin' | 'exclusive' | 'revision'>;
+  /**
+   * The failed-PIN counter shared with PC Link (persisted). Absent: one in memory, which a
+   * restart resets; the device passes the shared one.
+   */
+  pinAttempts?: AttemptLimiter;
   /** The current session, or null when no provisioning session runs (the portal answers 503). */
   session: () => PortalSession | null;
   logger: Logger;
@@ -34,6 +58,8 @@ export interface PortalOptions {
   now?: () => number;
   /** Binds the HTTP server (node:http on a device). */
   serve: HttpServe;
+  /** Connection limits of the HTTP server (defaults in connections.ts). */
+  connections?: ConnectionLimits;
 }
 
 export interface Portal {
@@ -42,7 +68,10 @@ export interface Portal {
 }
 
 export interface ConnectRequest {
+  /** Display form (`formatSsid` of the bytes: never loses a byte, shows escapes). */
   ssid: string;
+  /** The SSID bytes as hex: what the station is given. */
+  ssidHex: string;
   passphrase: string;
   hidden: boolean;
 }
@@ -78,6 +107,13 @@ function wantsJson(request: Request): boolean {
   return accept.includes('application/json') && !accept.includes('text/html');
 }
 
+/** `45 s`, `3 min`, `1 h`. */
+function formatWait(seconds: number): string {
+  if (seconds < 90) return `${seconds} s`;
+  if (seconds < 5400) return `${Math.ceil(seconds / 60)} min`;
+  return `${Math.ceil(seconds / 3600)} h`;
+}
+
 /** A state for the phone: the AP passphrase is never sent back over HTTP. */
 function publicState(state: ProvisioningState): Record<string, string> {
   switch (state.state) {
@@ -93,33 +129,44 @@ function publicState(state: ProvisioningState): Record<string, string> {
   }
 }
 
-/** The Wi-Fi choice of /save-connect: a listed network, or a hidden one typed by hand. */
+/**
+ * The Wi-Fi choice of /save-connect: a listed network by its SSID bytes (`wifi.ssid_hex`, what the
+ * form posts), a listed network by its shown name (`wifi.ssid`, for scripts), or a hidden one typed
+ * by hand (`wifi.hidden_ssid`, its UTF-8 bytes).
+ */
 export function readConnect(
   fields: Record<string, string>,
   networks: readonly ScannedNetwork[],
 ): { connect?: ConnectRequest; errors: Record<string, string> } {
   const errors: Record<string, string> = {};
+  const hex = (fields['wifi.ssid_hex'] ?? '').toLowerCase();
   const choice = fields['wifi.ssid'] ?? '';
   const typed = fields['wifi.hidden_ssid'] ?? '';
-  let ssid = '';
+  let bytes: Buffer | null = null;
+  let listed: ScannedNetwork | undefined;
   let key = 'wifi.ssid';
-  if (choice !== '') ssid = choice;
-  else if (typed !== '') {
-    ssid = typed;
-    key = 'wifi.hidden_ssid';
+  const tooLong = 'A network name is 1 to 32 bytes long (fewer for accented letters or emoji).';
+  if (hex !== '') {
+    listed = /^(?:[0-9a-f]{2}){1,32}$/.test(hex) ? networks.find((n) => n.ssidHex === hex) : undefined;
+    if (listed) bytes = Buffer.from(hex, 'hex');
+    else
+      errors[key] =
+        'Choose a network from the list, or choose “Other” and enter the name of a hidden network.';
+  } else if (choice !== '' || typed !== '') {
+    const name = choice !== '' ? choice : typed;
+    if (choice === '') key = 'wifi.hidden_ssid';
+    listed = choice !== '' ? networks.find((n) => n.ssid === choice) : undefined;
+    try {
+      bytes = listed?.ssidHex ? Buffer.from(listed.ssidHex, 'hex') : ssidBytes(name);
+    } catch {
+      errors[key] = tooLong;
+    }
+    listed ??= bytes ? networks.find((n) => n.ssidHex === bytes!.toString('hex')) : undefined;
   } else {
     errors['wifi.ssid'] = 'Choose a network, or choose “Other” and enter the name of a hidden network.';
   }
-  const listed = networks.find((n) => n.ssid === ssid);
-  if (ssid !== '') {
-    try {
-      ssidBytes(ssid);
-    } catch {
-      errors[key] = 'A network name is 1 to 32 bytes long (fewer for accented letters or emoji).';
-    }
-    if (listed && !listed.secure)
-      errors[key] = 'This is an open network. The device joins WPA2-protected networks only.';
-  }
+  if (listed && !listed.secure)
+    errors[key] = 'This is an open network. The device joins WPA2-protected networks only.';
   const passphrase = fields['wifi.passphrase'] ?? '';
   if (!isValidPassphrase(passphrase)) {
     errors['wifi.passphrase'] =
@@ -127,15 +174,24 @@ export function readConnect(
         ? 'Enter the Wi-Fi password.'
         : 'Use 8 to 63 characters without accents or emoji, or 64 hexadecimal digits. Enter it again.';
   }
-  if (Object.keys(errors).length > 0) return { errors };
-  return { connect: { ssid, passphrase, hidden: !listed }, errors };
+  if (Object.keys(errors).length > 0 || !bytes) return { errors };
+  return {
+    connect: { ssid: formatSsid(bytes), ssidHex: bytes.toString('hex'), passphrase, hidden: !listed },
+    errors,
+  };
 }
 
 /** Fields a re-rendered form may show again: never a password, PIN or secret. */
 function echoable(fields: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(fields)) {
-    if (k === 'csrf' || k === 'wifi.passphrase' || k === 'webhook.secret' || k === 'security.device_password')
+    if (
+      k === 'csrf' ||
+      k === 'wifi.passphrase' ||
+      k === 'webhook.secret' ||
+      k === 'security.device_password' ||
+      k === CURRENT_PIN_FIELD
+    )
       continue;
     if (k.endsWith('_clear')) continue;
     out[k] = v;
@@ -150,8 +206,9 @@ export function createPortal(options: PortalOptions): Portal {
   const home = `http://${gateway}/`;
   const gatewayHost = gateway.replace(/:\d+$/, '').toLowerCase();
   const app = new H3();
+  const attempts = options.pinAttempts ?? createAttemptLimiter();
   /** The network of the last attempt: named on failure and chosen again in the form. */
-  let target: { ssid: string; hidden: boolean } | null = null;
+  let target: { ssid: string; ssidHex: string; hidden: boolean; typed: string } | null = null;
   const offState = bus.on('ProvisioningState', (state) => {
     if (state.state === 'Idle') target = null;
   });
@@ -160,8 +217,8 @@ export function createPortal(options: PortalOptions): Portal {
   function retryValues(s: PortalSession): Record<string, string> | undefined {
     if (s.state.state !== 'Failed' || !target) return undefined;
     return target.hidden
-      ? { 'wifi.ssid': '', 'wifi.hidden_ssid': target.ssid }
-      : { 'wifi.ssid': target.ssid };
+      ? { 'wifi.ssid_hex': '', 'wifi.hidden_ssid': target.typed }
+      : { 'wifi.ssid_hex': target.ssidHex };
   }
 
   function remaining(s: PortalSession): number | null {
@@ -172,7 +229,8 @@ export function createPortal(options: PortalOptions): Portal {
   function formPage(
     status: number,
     s: PortalSession,
-    extra: Pick<FormView, 'values' | 'errors' | 'target'>,
+    extra: Pick<FormView, 'values' | 'errors' | 'target' | 'notice'>,
+    headerExtra?: Record<string, string>,
   ): Response {
     return htmlResponse(
       status,
@@ -183,8 +241,10 @@ export function createPortal(options: PortalOptions): Portal {
         state: s.state,
         settings: settings.current(),
         remaining: remaining(s),
+        revision: settings.revision(),
         ...extra,
       }),
+      headerExtra,
     );
   }
 
@@ -301,6 +361,27 @@ export function createPortal(options: PortalOptions): Portal {
         renderMessage('Please wait', `<p>${message}</p><p><a href="/status">Show the status</a></p>`),
       );
     }
+    // One save at a time: each one validates against what the one before it wrote.
+    return settings.exclusive(() => saveExclusive(s, fields, json, route, connectToo));
+  }
+
+  async function saveExclusive(
+    s: PortalSession,
+    fields: Record<string, string>,
+    json: boolean,
+    route: string,
+    connectToo: boolean,
+  ): Promise<Response> {
+    const revision = fields['settings.revision'];
+    if (revision !== undefined && revision !== settings.revision()) {
+      // A form loaded before another save: its untouched fields hold old values that would undo
+      // that save. Nothing is written; the form comes back with the current settings.
+      logger.info(`portal: ${route} refused: the settings changed since this form was loaded`);
+      const notice =
+        'The settings were changed from another phone while this page was open. Nothing was saved: check the form below and save again.';
+      if (json) return jsonResponse(409, { error: 'stale', message: notice });
+      return formPage(409, s, { notice });
+    }
     const result = settings.validate(fields);
     const errors: Record<string, string> = result.ok ? {} : { ...result.errors };
     let connect: ConnectRequest | undefined;
@@ -309,13 +390,45 @@ export function createPortal(options: PortalOptions): Portal {
       Object.assign(errors, wifi.errors);
       connect = wifi.connect;
     }
+    const current = settings.current();
+    const record = current.security.device_password;
+    const given = fields[CURRENT_PIN_FIELD] ?? '';
+    if (record !== '') {
+      if (given === '') errors[CURRENT_PIN_FIELD] = 'Enter the current device PIN to save.';
+      else if (!isValidPin(given)) errors[CURRENT_PIN_FIELD] = 'The PIN is 4 to 6 digits. Enter it again.';
+    }
     if (!result.ok || Object.keys(errors).length > 0) {
       logger.info(`portal: ${route} has invalid fields: ${Object.keys(errors).join(', ')}`);
       if (json) return jsonResponse(422, { errors });
       return formPage(422, s, { values: echoable(fields), errors });
     }
+    // Every other field is valid: only now is the PIN hashed (off the event loop), once per save.
+    if (record !== '') {
+      const outcome = await attempts.attempt(() => verifyPinAsync(given, record));
+      if (!outcome.ok) {
+        const seconds = Math.ceil(outcome.retryAfterMs / 1000);
+        const wait = seconds > 0 ? ` Wait ${formatWait(seconds)} before the next try.` : '';
+        const message =
+          outcome.reason === 'locked'
+            ? `Too many wrong PINs. Try again in ${formatWait(seconds)}.`
+            : `Wrong PIN. Nothing was saved.${wait}`;
+        const status = outcome.reason === 'locked' ? 429 : 422;
+        const retry = seconds > 0 ? { 'retry-after': String(seconds) } : undefined;
+        logger.warn(
+          `portal: ${route} refused: ${outcome.reason === 'locked' ? 'PIN checks are paused' : 'wrong PIN'} (${outcome.failures} in a row)`,
+        );
+        if (json) return jsonResponse(status, { errors: { [CURRENT_PIN_FIELD]: message } }, retry);
+        return formPage(
+          status,
+          s,
+          { values: echoable(fields), errors: { [CURRENT_PIN_FIELD]: message } },
+          retry,
+        );
+      }
+    }
     const next: Settings = result.settings;
     try {
+      if (result.pin !== undefined) next.security.device_password = await settings.hashPin(result.pin);
       await settings.save(next);
     } catch (error) {
       logger.error(`portal: saving the settings failed: ${(error as Error).message}`);
@@ -329,15 +442,27 @@ export function createPortal(options: PortalOptions): Portal {
       );
     }
     logger.info(`portal: settings saved through ${route}`);
-    if (connect) target = { ssid: connect.ssid, hidden: connect.hidden };
+    if (result.cleared.includes('webhook.secret'))
+      logger.info('portal: the webhook secret was removed because the webhook URL changed');
+    if (connect)
+      target = {
+        ssid: connect.ssid,
+        ssidHex: connect.ssidHex,
+        hidden: connect.hidden,
+        typed: fields['wifi.hidden_ssid'] ?? '',
+      };
     bus.send(connect ? { type: 'SettingsSaved', connect } : { type: 'SettingsSaved' });
-    if (json) return jsonResponse(200, { ok: true });
+    if (json)
+      return jsonResponse(200, { ok: true, ...(result.cleared.length ? { cleared: result.cleared } : {}) });
+    const clearedNote = result.cleared.includes('webhook.secret')
+      ? '<p>The webhook address changed, so its secret was removed: enter a secret again to sign the requests.</p>'
+      : '';
     if (connect) {
       return htmlResponse(
         200,
         renderMessage(
           'Settings saved',
-          `<div class="banner good" role="status"><strong>Connecting to “${escapeHtml(connect.ssid)}”…</strong></div>
+          `<div class="banner good" role="status"><strong>Connecting to “${escapeHtml(connect.ssid)}”…</strong></div>${clearedNote}
 <p>The device now closes the setup network <strong>${escapeHtml(s.apSsid)}</strong>, so this phone will disconnect from it and go back to its usual network.</p>
 <p>The device screen shows <strong>Connected</strong>, or the reason it failed with <strong>Try again</strong>. If it fails, rejoin ${escapeHtml(s.apSsid)} and open <a href="${escapeHtml(home)}">${escapeHtml(home)}</a> again.</p>`,
           { seconds: 3, to: '/status' },
@@ -348,7 +473,7 @@ export function createPortal(options: PortalOptions): Portal {
       200,
       renderMessage(
         'Settings saved',
-        '<div class="banner good" role="status"><strong>Your settings are saved.</strong></div><p><a class="button secondary" href="/">Back to the form</a></p>',
+        `<div class="banner good" role="status"><strong>Your settings are saved.</strong></div>${clearedNote}<p><a class="button secondary" href="/">Back to the form</a></p>`,
       ),
     );
   }
@@ -370,7 +495,18 @@ export function createPortal(options: PortalOptions): Portal {
   return {
     app,
     async listen({ host, port }) {
-      const server = await options.serve(app, { host, port });
+      const server = await options.serve(app, {
+        host,
+        port,
+        limits: {
+          headersTimeoutMs: PORTAL_HEADERS_TIMEOUT_MS,
+          requestTimeoutMs: PORTAL_REQUEST_TIMEOUT_MS,
+          timeoutCheckMs: PORTAL_TIMEOUT_CHECK_MS,
+          keepAliveTimeoutMs: 5_000,
+          perClient: options.connections?.perClient ?? PORTAL_MAX_CONNECTIONS_PER_CLIENT,
+          total: options.connections?.total ?? PORTAL_MAX_CONNECTIONS,
+        },
+      });
       let closed = false;
       return {
         ...server,

@@ -64,6 +64,11 @@ function check(spec: ProfileKey, value: unknown): { value: unknown } | { error: 
       break;
   }
   if (typeof value !== 'string') return want('a string');
+  if (spec.kind === 'webhook-http') {
+    return value === 'never' || value === 'loopback' || value === 'always'
+      ? { value }
+      : want('"never", "loopback" or "always"');
+  }
   const v = value.trim();
   if (/\p{Cc}/u.test(v)) return { error: 'must not contain control characters' };
   if (v === '') return { value: '' };

@@ -78,6 +78,13 @@ export interface DeviceProfile {
     /** udhcpc `-s` script; empty: udhcpc's own. */
     udhcpc_script: string;
   };
+  security: {
+    /**
+     * Plain-http webhook URLs allowed: `never` (https only, the default), `loopback` (http to this
+     * device only), `always`.
+     */
+    webhook_http: 'never' | 'loopback' | 'always';
+  };
   screen: {
     /** Port of the screen page on 127.0.0.1 (for a kiosk browser); 0: off. */
     page_port: number;
@@ -135,6 +142,7 @@ export const DEFAULT_PROFILE: DeviceProfile = {
     run_dir: '/run/waved',
     udhcpc_script: '',
   },
+  security: { webhook_http: 'never' },
   screen: { page_port: 0, tty: '' },
   paths: {
     settings: '/etc/waved/config.toml',
@@ -167,7 +175,8 @@ export type ProfileKind =
   | 'version'
   | 'ipv4'
   | 'battery'
-  | 'iface';
+  | 'iface'
+  | 'webhook-http';
 
 export interface ProfileKey {
   section: Exclude<ProfileSection, never>;
@@ -249,6 +258,12 @@ export const PROFILE_KEYS: readonly ProfileKey[] = [
   { section: 'wifi', key: 'portal_port', kind: 'port', min: 1, doc: 'portal port on the AP address' },
   { section: 'wifi', key: 'run_dir', kind: 'path', doc: 'pid files of wpa_supplicant, udhcpc, hostapd' },
   { section: 'wifi', key: 'udhcpc_script', kind: 'path', doc: "udhcpc -s script (absent: udhcpc's own)" },
+  {
+    section: 'security',
+    key: 'webhook_http',
+    kind: 'webhook-http',
+    doc: 'plain-http webhook URLs: `never` (https only), `loopback`, `always`',
+  },
   {
     section: 'screen',
     key: 'page_port',

@@ -45,6 +45,11 @@ export function formatWifiQr(ap: { ssid: string; passphrase: string; hidden?: bo
 /**
  * hostapd configuration for the provisioning AP: WPA2-PSK (CCMP) only, never open. The key is written
  * as the derived 64-hex PSK, so the file never holds the passphrase itself.
+ *
+ * `ap_isolate=1`: stations on the setup network cannot reach each other, so one phone cannot
+ * impersonate the portal to another or probe it. `ieee80211w=1`: protected management frames are
+ * offered (optional), so a station that supports them cannot be deauthenticated by forged frames,
+ * and one that does not still joins.
  */
 export function formatHostapdConfig(options: {
   iface: string;
@@ -71,6 +76,8 @@ export function formatHostapdConfig(options: {
     'rsn_pairwise=CCMP',
     `wpa_psk=${options.psk}`,
     'ignore_broadcast_ssid=0',
+    'ap_isolate=1',
+    'ieee80211w=1',
   ];
   if (options.country && /^[A-Z]{2}$/.test(options.country)) {
     // the regulatory domain of the AP, announced in its beacons (802.11d)

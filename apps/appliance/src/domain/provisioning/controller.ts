@@ -6,7 +6,7 @@ import { type Logger, silentLogger } from '../../core/log/logger.js';
 import type { SecretRegistry } from '../../core/log/redact.js';
 import { systemClock, type Timers } from '../../core/ports/clock.js';
 import type { FileStore } from '../../core/ports/files.js';
-import type { Radio, Station, StationEvent } from '../../core/ports/radio.js';
+import type { ProvisionRequest, Radio, Station, StationEvent } from '../../core/ports/radio.js';
 import type { PortalSession } from '../portal/portal.js';
 import {
   ADDRESS_TIMEOUT_MS,
@@ -113,6 +113,21 @@ const FAILURE_TEXT: Record<FailureReason, string> = {
   'association-timeout': 'The device could not join the network in time. Try again.',
   'ap-failed': 'The setup network could not be started. Try again.',
 };
+
+/** What the station is given for a network the portal saved: its exact bytes when known. */
+export function toProvisionRequest(request: {
+  ssid: string;
+  ssidHex?: string;
+  passphrase: string;
+  hidden: boolean;
+}): ProvisionRequest {
+  return {
+    ssid: request.ssid,
+    ...(request.ssidHex ? { ssidHex: request.ssidHex } : {}),
+    passphrase: request.passphrase,
+    hidden: request.hidden,
+  };
+}
 
 /**
  * The provisioning flow of spec States A with design.md's Failed rules. Commands are handled one at a
@@ -421,7 +436,12 @@ export function createProvisioningController(options: ProvisioningControllerOpti
     }
   };
 
-  const connect = async (request?: { ssid: string; passphrase: string; hidden: boolean }) => {
+  const connect = async (request?: {
+    ssid: string;
+    ssidHex?: string;
+    passphrase: string;
+    hidden: boolean;
+  }) => {
     const s = session;
     if (!s) return;
     const target = request?.ssid ?? null;
@@ -432,9 +452,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       await apDown();
       checkAbort();
       if (request) {
-        await step('provision network', () =>
-          station.provision({ ssid: request.ssid, passphrase: request.passphrase, hidden: request.hidden }),
-        );
+        await step('provision network', () => station.provision(toProvisionRequest(request)));
       }
       checkAbort();
       const ssid = await waitForStation(target);

@@ -1,7 +1,7 @@
 // Device screens: Menu > Wi-Fi and Set up Wi-Fi (spec States C), the software update and the PC Link
 // verification page, as a view model and two renderers
 
-export { createScreenPage, type ScreenPageOptions, viewForWeb } from './page.js';
+export { createScreenPage, MAX_SCREEN_SUBSCRIBERS, type ScreenPageOptions, viewForWeb } from './page.js';
 export { escapeWifiQrValue, formatWifiQr } from './qr.js';
 export { renderQrText, renderTerminal, type TerminalOptions } from './terminal.js';
 export type {

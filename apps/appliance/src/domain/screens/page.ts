@@ -7,7 +7,12 @@ const ACTIONS: ReadonlySet<string> = new Set<string>(SCREEN_ACTIONS);
 
 export interface ScreenPageOptions {
   screens: Screens;
+  /** Event streams open at once (default 8); one more is answered 503 until one closes. */
+  maxSubscribers?: number;
 }
+
+/** Event streams the screen page serves at once: a kiosk browser and a few developer tabs. */
+export const MAX_SCREEN_SUBSCRIBERS = 8;
 
 /** Host names a browser on the device itself uses for the page. */
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -128,9 +133,15 @@ if (window.EventSource) {
  * `Host` is not a loopback name are refused (421), and the JSON content type keeps other sites'
  * forms out.
  */
-export function createScreenPage({ screens }: ScreenPageOptions): H3 {
+export function createScreenPage({
+  screens,
+  maxSubscribers = MAX_SCREEN_SUBSCRIBERS,
+}: ScreenPageOptions): H3 {
   const app = new H3();
   const noStore = { 'cache-control': 'no-store' };
+  // Each stream renders every view (with its QR as SVG): without a cap, a client that opens
+  // streams without end makes the device render for each of them.
+  let subscribers = 0;
 
   app.use((event: H3Event) => {
     if (!isLoopbackHost(event.req.headers.get('host'))) {
@@ -154,8 +165,23 @@ export function createScreenPage({ screens }: ScreenPageOptions): H3 {
   app.get('/view.json', async () => Response.json(await viewForWeb(screens.view()), { headers: noStore }));
 
   app.get('/events', (event: H3Event) => {
+    if (subscribers >= maxSubscribers) {
+      return new Response('too many screen subscribers; close another page first', {
+        status: 503,
+        headers: { ...noStore, 'retry-after': '5', 'content-type': 'text/plain; charset=utf-8' },
+      });
+    }
+    subscribers += 1;
     const encoder = new TextEncoder();
-    let unsubscribe: (() => void) | undefined;
+    let off: (() => void) | undefined;
+    let released = false;
+    const unsubscribe = () => {
+      off?.();
+      if (!released) {
+        released = true;
+        subscribers -= 1;
+      }
+    };
     let chain = Promise.resolve();
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -164,16 +190,16 @@ export function createScreenPage({ screens }: ScreenPageOptions): H3 {
           chain = chain
             .then(() => viewForWeb(view))
             .then((v) => controller.enqueue(encoder.encode(`data: ${JSON.stringify(v)}\n\n`)))
-            .catch(() => unsubscribe?.());
+            .catch(() => unsubscribe());
         };
-        unsubscribe = screens.subscribe(send);
+        off = screens.subscribe(send);
         send(screens.view());
       },
       cancel() {
-        unsubscribe?.();
+        unsubscribe();
       },
     });
-    event.req.signal?.addEventListener('abort', () => unsubscribe?.());
+    event.req.signal?.addEventListener('abort', () => unsubscribe());
     return new Response(stream, {
       headers: { 'content-type': 'text/event-stream; charset=utf-8', ...noStore, connection: 'keep-alive' },
     });

@@ -1,4 +1,5 @@
 import QRCode from 'qrcode';
+import { stripControls } from '../../core/log/sanitize.js';
 import type { UpdateProgress } from './update.js';
 import type { ScreenView } from './view.js';
 
@@ -71,14 +72,18 @@ export function renderProgressBar(progress: UpdateProgress, width: number): stri
   return `[${'█'.repeat(filled)}${'░'.repeat(cells - filled)}]${label}`;
 }
 
-/** Draws a screen as text in a box: title, content, and the buttons in brackets. */
+/**
+ * Draws a screen as text in a box: title, content, and the buttons in brackets. Every text is drawn
+ * without its control characters (a release note or a network name cannot send the terminal an
+ * escape sequence).
+ */
 export function renderTerminal(view: ScreenView, options: TerminalOptions = {}): string {
   const hide = options.hideSecrets === true;
   const qr = view.screen === 'setup' && view.qr && !hide ? renderQrText(view.qr) : [];
   const qrWidth = qr[0] ? [...qr[0]].length : 0;
   const width = Math.max(options.width ?? 44, qrWidth);
   const body: string[] = [];
-  const add = (text = '') => body.push(...wrap(text, width));
+  const add = (text = '') => body.push(...wrap(stripControls(text), width));
   let buttons: string[] = [];
   switch (view.screen) {
     case 'menu':
@@ -142,8 +147,8 @@ export function renderTerminal(view: ScreenView, options: TerminalOptions = {}):
       break;
   }
   const pad = (line: string) => `│ ${line}${' '.repeat(Math.max(0, width - [...line].length))} │`;
-  const title = ` ${view.title} `;
+  const title = ` ${stripControls(view.title, false)} `;
   const top = `┌─${title}${'─'.repeat(Math.max(0, width - [...title].length))}─┐`;
-  const actions = buttons.map((b) => `[ ${b} ]`).join('  ');
+  const actions = buttons.map((b) => `[ ${stripControls(b, false)} ]`).join('  ');
   return [top, ...body.map(pad), pad(''), pad(actions), `└${'─'.repeat(width + 2)}┘`].join('\n');
 }

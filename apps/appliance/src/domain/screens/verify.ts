@@ -38,7 +38,15 @@ export interface VerifyView {
  * PC Link (`app.reportUiVerification`).
  */
 export interface VerificationPort {
-  verify(pin: string): { result: 0 | 1; reason?: string };
+  /**
+   * The PIN check (asynchronous on the device: the hash runs off the event loop, and the shared
+   * failed-attempt counter may refuse it with `reason: 'locked'` and `retryAfterMs`).
+   */
+  verify(
+    pin: string,
+  ):
+    | { result: 0 | 1; reason?: string; retryAfterMs?: number }
+    | Promise<{ result: 0 | 1; reason?: string; retryAfterMs?: number }>;
   report(outcome: UiVerificationOutcome): void;
 }
 
@@ -60,6 +68,10 @@ export function createVerifyModel(
   let error: string | null = null;
   let deadline: number | null = null;
   let cancelTimer: (() => void) | null = null;
+  /** A check is running: keys wait for its answer. */
+  let checking = false;
+  /** Changes whenever the page opens or closes, so a late answer is not applied to another page. */
+  let generation = 0;
 
   function schedule(ms: number, fn: () => void): void {
     cancelTimer?.();
@@ -67,6 +79,8 @@ export function createVerifyModel(
   }
 
   function close(): void {
+    generation += 1;
+    checking = false;
     open = false;
     pin = '';
     error = null;
@@ -84,6 +98,8 @@ export function createVerifyModel(
   }
 
   function show(): void {
+    generation += 1;
+    checking = false;
     open = true;
     phase = 'entry';
     pin = '';
@@ -102,19 +118,36 @@ export function createVerifyModel(
   }
 
   function submit(): void {
-    if (!port) return;
+    if (!port || checking) return;
     if (pin.length < PIN_DIGITS.min) {
       error = `Enter ${PIN_DIGITS.min} to ${PIN_DIGITS.max} digits.`;
       return;
     }
     const typed = pin;
     pin = '';
-    let r: { result: 0 | 1; reason?: string };
+    let answer: ReturnType<VerificationPort['verify']>;
     try {
-      r = port.verify(typed);
+      answer = port.verify(typed);
     } catch {
-      r = { result: 0, reason: 'wrong-password' };
+      answer = { result: 0, reason: 'wrong-password' };
     }
+    if (!(answer instanceof Promise)) {
+      settle(answer);
+      return;
+    }
+    checking = true;
+    const asked = generation;
+    answer
+      .catch(() => ({ result: 0 as const, reason: 'wrong-password' }))
+      .then((r) => {
+        checking = false;
+        if (asked !== generation || !open || phase !== 'entry') return;
+        settle(r);
+        changed();
+      });
+  }
+
+  function settle(r: { result: 0 | 1; reason?: string; retryAfterMs?: number }): void {
     if (r.result === 1) {
       phase = 'verified';
       error = null;
@@ -132,6 +165,12 @@ export function createVerifyModel(
       cancelTimer?.();
       error = 'No device password is set. Set one in the device settings first.';
       finish({ result: 0, reason: 'no-password-set' });
+      return;
+    }
+    if (r.reason === 'locked') {
+      // The shared counter holds every PIN check for a while (too many wrong PINs anywhere).
+      const seconds = Math.ceil((r.retryAfterMs ?? 0) / 1000);
+      error = `Too many wrong PINs. Try again in ${seconds} s.`;
       return;
     }
     attemptsLeft -= 1;

@@ -21,9 +21,9 @@ export interface Settings {
     prompt_tones: boolean;
   };
   webhook: {
-    /** http(s) URL; '' = no webhook. */
+    /** https URL (http only where the device maker allows it); '' = no webhook. Write-only on the form. */
     url: string;
-    /** Shared secret; write-only on the form; '' = none. */
+    /** Shared secret that signs each request (never sent); write-only on the form; '' = none. */
     secret: string;
   };
   storage: {
@@ -139,14 +139,14 @@ export const FIELDS: readonly FieldSpec[] = [
     field: 'url',
     kind: 'url',
     label: 'Webhook URL',
-    hint: 'http:// or https:// address that receives events. Leave empty for none.',
+    hint: 'https:// address that receives events, signed with the secret below.',
   },
   {
     group: 'webhook',
     field: 'secret',
     kind: 'secret',
     label: 'Webhook secret',
-    hint: `${SECRET_MIN} to ${SECRET_MAX} characters, used to sign requests.`,
+    hint: `${SECRET_MIN} to ${SECRET_MAX} characters. Requests are signed with it; it is never sent.`,
     min: SECRET_MIN,
     max: SECRET_MAX,
   },

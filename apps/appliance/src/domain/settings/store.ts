@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto';
 import { normalizeStoredPin, type PinRecordOptions } from '@waved/psk';
 import { parse, stringify, TomlError } from 'smol-toml';
 import type { FileStore } from '../../core/ports/files.js';
+import { createPinRecordAsync } from '../security/pin.js';
+import type { WebhookHttp } from '../webhook.js';
 import type { Logger } from './logger.js';
 import { defaultSettings, FIELDS, type Settings } from './schema.js';
 import { type ValidateResult, validateSettings } from './validate.js';
@@ -13,6 +16,8 @@ export interface SettingsStoreOptions {
   logger: Logger;
   /** PBKDF2 iterations for new PIN records (tests lower it; default from @waved/psk). */
   pinIterations?: number;
+  /** Plain-http webhook URLs the device maker allows (default `never`: https only). */
+  webhookHttp?: WebhookHttp;
 }
 
 export interface SettingsStore {
@@ -25,8 +30,17 @@ export interface SettingsStore {
   load(): Promise<Settings>;
   /** The settings from the last `load` or `save` (the defaults before either). */
   current(): Settings;
-  /** Checks form input on top of the current settings; writes nothing. */
+  /** Checks form input on top of the current settings; writes nothing, hashes nothing. */
   validate(input: Record<string, string>): ValidateResult;
+  /** A PIN record for new digits (PBKDF2 on the thread pool, never on the event loop). */
+  hashPin(digits: string): Promise<string>;
+  /**
+   * Runs `task` when no other task of this store runs: a read-check-write of the settings inside
+   * it cannot interleave with another, so two concurrent saves never lose one.
+   */
+  exclusive<T>(task: () => Promise<T>): Promise<T>;
+  /** A short fingerprint of the current settings; it changes whenever they do. */
+  revision(): string;
   /** Writes the settings atomically with mode 0600. */
   save(settings: Settings): Promise<void>;
 }
@@ -124,7 +138,14 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
           continue;
         }
         const input = toInput(fieldValue);
-        const result = input === undefined ? undefined : validateSettings(next, { [key]: input });
+        const result =
+          input === undefined
+            ? undefined
+            : validateSettings(
+                next,
+                { [key]: input },
+                { fromFile: true, webhookHttp: options.webhookHttp ?? 'never' },
+              );
         if (result?.ok) {
           next = result.settings;
         } else {
@@ -153,15 +174,19 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
     await files.write(path, HEADER + stringify(doc), 0o600);
   }
 
+  let queue: Promise<unknown> = Promise.resolve();
+
   return {
     load,
     current: () => structuredClone(settings),
-    validate: (input) =>
-      validateSettings(
-        settings,
-        input,
-        options.pinIterations !== undefined ? { pinIterations: options.pinIterations } : {},
-      ),
+    validate: (input) => validateSettings(settings, input, { webhookHttp: options.webhookHttp ?? 'never' }),
+    hashPin: (digits) => createPinRecordAsync(digits, pinOptions),
+    exclusive(task) {
+      const run = queue.then(task, task);
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    revision: () => createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 16),
     async save(value) {
       await write(value);
       settings = structuredClone(value);

@@ -1,4 +1,5 @@
-import { createPinRecord, isValidPin } from '@waved/psk';
+import { isValidPin } from '@waved/psk';
+import { type WebhookHttp, webhookUrlProblem } from '../webhook.js';
 import {
   FIELDS,
   type FieldSpec,
@@ -81,24 +82,55 @@ export function isWebhookUrl(value: string): boolean {
   } catch {
     return false;
   }
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && !url.username;
+  // No credentials in the URL: `https://user:pw@…` and `https://:pw@…` alike.
+  return (
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.hostname !== '' &&
+    url.username === '' &&
+    url.password === ''
+  );
 }
+
+/**
+ * Characters a name must not hold: controls, and the format characters that hide or reorder text
+ * (direction overrides such as U+202E, zero-width spaces, line and paragraph separators). ZWJ and
+ * ZWNJ stay: emoji and some scripts need them.
+ */
+const INVISIBLE = /[\p{Cc}\p{Zl}\p{Zp}]|(?![\u200c\u200d])\p{Cf}/u;
 
 const TRUE = new Set(['true', 'on', '1', 'yes']);
 const FALSE = new Set(['false', 'off', '0', 'no', '']);
 
-export type ValidateResult = { ok: true; settings: Settings } | { ok: false; errors: Record<string, string> };
+export type ValidateResult =
+  | {
+      ok: true;
+      /** The new settings, except a new PIN: see `pin`. */
+      settings: Settings;
+      /**
+       * The digits of a new PIN, not yet hashed: the caller hashes them (asynchronously, after
+       * every other check passed) into `settings.security.device_password`.
+       */
+      pin?: string;
+      /** Secrets this input removed as a consequence (`webhook.secret` when the URL changed). */
+      cleared: string[];
+    }
+  | { ok: false; errors: Record<string, string> };
 
 export interface ValidateOptions {
-  /** PBKDF2 iterations for a new PIN record (tests may lower it). */
-  pinIterations?: number;
+  /** Plain-http webhook URLs the device maker allows (default `never`: https only). */
+  webhookHttp?: WebhookHttp;
+  /** Reading config.toml field by field: no rule that ties one field to another applies. */
+  fromFile?: boolean;
 }
 
 /**
  * Validates form input (`<group>.<field>` → string) against the schema, on top of `current`.
- * A field that is absent keeps its current value; an empty secret keeps the stored secret, and
- * `<field>_clear` set to a true value removes it. Keys that name no setting are ignored (the portal
- * reads its Wi-Fi connect fields itself). Messages say what to change and never quote a secret.
+ * A field that is absent keeps its current value; an empty write-only field (a secret, the PIN,
+ * the webhook URL, which the form never shows whole) keeps the stored value, and `<field>_clear`
+ * set to a true value removes it. A new webhook URL without a new secret removes the stored
+ * secret: a secret is never kept for an address its owner did not enter it for. Keys that name no
+ * setting are ignored (the portal reads its Wi-Fi connect fields itself). Messages say what to
+ * change and never quote a secret.
  */
 export function validateSettings(
   current: Settings,
@@ -107,6 +139,7 @@ export function validateSettings(
 ): ValidateResult {
   const next = structuredClone(current);
   const errors: Record<string, string> = {};
+  let pin: string | undefined;
   for (const spec of FIELDS) {
     const key = `${spec.group}.${spec.field}`;
     const raw = input[key];
@@ -114,12 +147,24 @@ export function validateSettings(
     if (raw === undefined && !clear) continue;
     const result = validateField(spec, (raw ?? '').trim(), raw ?? '', clear, options);
     if ('error' in result) errors[key] = result.error;
+    else if ('pin' in result) pin = result.pin;
     else if (result.set) (next[spec.group] as Record<string, unknown>)[spec.field] = result.value;
   }
-  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, settings: next };
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  const cleared: string[] = [];
+  if (
+    !options.fromFile &&
+    next.webhook.url !== current.webhook.url &&
+    next.webhook.secret !== '' &&
+    (input['webhook.secret'] ?? '') === ''
+  ) {
+    next.webhook.secret = '';
+    cleared.push('webhook.secret');
+  }
+  return { ok: true, settings: next, ...(pin !== undefined ? { pin } : {}), cleared };
 }
 
-type FieldResult = { error: string } | { set: true; value: unknown } | { set: false };
+type FieldResult = { error: string } | { set: true; value: unknown } | { set: false } | { pin: string };
 
 function validateField(
   spec: FieldSpec,
@@ -133,7 +178,7 @@ function validateField(
     case 'device.name':
       if (value === '') return { error: 'Enter a name for the device.' };
       if ([...value].length > NAME_MAX) return { error: `Use at most ${NAME_MAX} characters.` };
-      if (/\p{Cc}/u.test(value)) return { error: 'Use letters, digits, spaces and punctuation only.' };
+      if (INVISIBLE.test(value)) return { error: 'Use letters, digits, spaces and punctuation only.' };
       return { set: true, value };
     case 'device.country':
       if (value === '') return { set: true, value: '' };
@@ -149,11 +194,16 @@ function validateField(
     case 'device.language':
       if (!LANGUAGES.some(([tag]) => tag === value)) return { error: 'Choose a language from the list.' };
       return { set: true, value };
-    case 'webhook.url':
-      if (value === '') return { set: true, value: '' };
-      if (!isWebhookUrl(value))
-        return { error: 'Enter a full address starting with http:// or https://, or leave it empty.' };
-      return { set: true, value };
+    case 'webhook.url': {
+      // The form never shows the whole URL (its path can be a credential): empty keeps it.
+      if (value === '') return clear || options.fromFile ? { set: true, value: '' } : { set: false };
+      if (!isWebhookUrl(value)) return { error: 'Enter a full address starting with https://.' };
+      const problem = webhookUrlProblem(value, options.webhookHttp);
+      if (problem === 'http-not-allowed')
+        return { error: 'Use an https:// address: this device does not send events over plain http.' };
+      if (problem) return { error: 'Enter a full address starting with https://.' };
+      return { set: true, value: new URL(value).href };
+    }
     case 'webhook.secret':
       if (rawValue === '') return clear ? { set: true, value: '' } : { set: false };
       if (rawValue.length < SECRET_MIN || rawValue.length > SECRET_MAX || !/^[\x21-\x7e]+$/.test(rawValue))
@@ -164,13 +214,7 @@ function validateField(
     case 'security.device_password':
       if (value === '') return clear ? { set: true, value: '' } : { set: false };
       if (!isValidPin(value)) return { error: 'The PIN must be 4 to 6 digits (enter it again).' };
-      return {
-        set: true,
-        value: createPinRecord(
-          value,
-          options.pinIterations !== undefined ? { iterations: options.pinIterations } : {},
-        ),
-      };
+      return { pin: value };
     case 'ntp.servers': {
       const servers = value.split(/[\s,]+/).filter((s) => s !== '');
       if (servers.length === 0) return { error: 'Enter at least one time server.' };
