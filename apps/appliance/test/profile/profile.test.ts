@@ -5,6 +5,7 @@ import { tempDir } from '@waved/test-lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describePlan, type FeatureProbe, planFeatures } from '../../src/domain/profile/features.js';
 import { parseProfile } from '../../src/domain/profile/parse.js';
+import { simProfile } from '../../src/sim/index.js';
 import { bin, buildCli, root } from '../helpers/build.js';
 
 const example = fs.readFileSync(path.join(root, 'systemd/device.example.toml'), 'utf8');
@@ -65,6 +66,19 @@ cloud = "https://x.example.com"
     expect(errors.find((e) => e.key === 'cloud.production.eu.telemetry')?.message).toBe('is missing');
     expect(profile.wifi.portal_port).toBe(80);
     expect(profile.wifi.interface).toBe('wlan0');
+  });
+
+  it('security.webhook_http: https only on a device unless the profile allows more; loopback in the simulator', () => {
+    expect(parseProfile('').profile.security.webhook_http).toBe('never');
+    expect(parseProfile('[security]\nwebhook_http = "loopback"\n').profile.security.webhook_http).toBe(
+      'loopback',
+    );
+    const { profile, errors } = parseProfile('[security]\nwebhook_http = "yes"\n');
+    expect(errors).toEqual([
+      { key: 'security.webhook_http', message: 'must be "never", "loopback" or "always", got "yes"' },
+    ]);
+    expect(profile.security.webhook_http).toBe('never');
+    expect(simProfile({ dataDir: '/tmp/x', screenPort: 0 }).security.webhook_http).toBe('loopback');
   });
 
   it('a file that is not TOML is one error with its position', () => {
