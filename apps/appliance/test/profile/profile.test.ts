@@ -168,6 +168,35 @@ describe('waved check (built CLI)', () => {
     expect(r.out).toContain('off  bluetooth: no Bluetooth; set bluetooth.port: /dev/ttyS1 cannot be read');
   });
 
+  it('the Wi-Fi timings: the defaults, then the profile, then the flags', async () => {
+    const file = dir.join('timings.toml');
+    fs.writeFileSync(file, '[wifi]\nassociation_timeout_ms = 90000\nstep_limit_ms = 60000\n');
+    fs.writeFileSync(dir.join('empty.toml'), '');
+    const defaults = await run(['check', '--profile', dir.join('empty.toml')]);
+    expect(defaults.out).toContain(
+      'wifi timings: join within 30000 ms after a save, a radio step within 15000 ms, the setup network closes after 300000 ms',
+    );
+    const profiled = await run(['check', '--profile', file]);
+    expect(profiled.out).toContain(
+      'wifi timings: join within 90000 ms after a save, a radio step within 60000 ms, the setup network closes after 300000 ms',
+    );
+    const flagged = await run([
+      'check',
+      '--profile',
+      file,
+      '--association-timeout',
+      '45000',
+      '--setup-timeout',
+      '20000',
+    ]);
+    expect(flagged.out).toContain(
+      'wifi timings: join within 45000 ms after a save, a radio step within 60000 ms, the setup network closes after 20000 ms',
+    );
+    const bad = await run(['check', '--profile', file, '--step-limit', '500']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--step-limit must be a whole number from 1000 to 600000, got "500"');
+  });
+
   it('a broken profile: every error by key, exit 1', async () => {
     const file = dir.join('broken.toml');
     fs.writeFileSync(file, '[wifi]\nportal_port = 0\nfrequency = 5\n');
