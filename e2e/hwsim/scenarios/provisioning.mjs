@@ -2,6 +2,8 @@
 // Runs inside the guest's `device` namespace: the appliance runs in this process on the device
 // radio; the phone and the home router are driven in their namespaces through `ip netns exec`.
 import fs from 'node:fs';
+import { createFileStore } from '../../../apps/appliance/src/adapters/system/files.ts';
+import { serveHttp } from '../../../apps/appliance/src/adapters/system/http.ts';
 import { createSystemRadio } from '../../../apps/appliance/src/adapters/system/radio.ts';
 import { createWpaStation } from '../../../apps/appliance/src/adapters/system/wpa-station.ts';
 import { startAppliance } from '../../../apps/appliance/src/app.ts';
@@ -91,6 +93,8 @@ async function runAppliance(initialState) {
     bus,
     radio,
     station,
+    files: createFileStore(),
+    serve: serveHttp,
     logger,
     secrets: log.secrets,
     settingsPath: '/tmp/device/config.toml',
