@@ -35,7 +35,10 @@ arch=$(sed -n 's/^  "arch": "\(.*\)",$/\1/p' "$src/manifest.json")
 version=$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$src/manifest.json")
 
 # 1. The bundle is whole and for this machine.
-(cd "$src" && sha256sum -c --quiet SHA256SUMS) || die "the bundle is damaged: a file does not match SHA256SUMS"
+if ! (cd "$src" && sha256sum -c SHA256SUMS >/dev/null 2>&1); then
+  (cd "$src" && sha256sum -c SHA256SUMS 2>&1 | grep -v ': OK$' >&2) || true
+  die "the bundle is damaged: the files above do not match SHA256SUMS"
+fi
 if [ -z "$destroot" ]; then
   machine=$(uname -m)
   case "$arch:$machine" in
@@ -78,9 +81,9 @@ ln -sf "$prefix/waved" "$destroot/usr/local/bin/waved"
 say "waved $version ($arch) installed in $dest"
 
 # 4. Settings and the device profile (never overwritten).
-install -d -m 0700 "$destroot/etc/waved"
+mkdir -p "$destroot/etc/waved"; chmod 0700 "$destroot/etc/waved"
 if [ -f "$src/device.example.toml" ] && [ ! -e "$destroot/etc/waved/device.toml" ]; then
-  install -m 0600 "$src/device.example.toml" "$destroot/etc/waved/device.toml"
+  (umask 077; cp "$src/device.example.toml" "$destroot/etc/waved/device.toml")
   say "wrote /etc/waved/device.toml from the template: set the serial, the cloud and the hardware paths"
 fi
 
