@@ -69,3 +69,49 @@ export function killPidFile(path) {
     process.kill(Number(fs.readFileSync(path, 'utf8').trim()), 'SIGTERM');
   } catch {}
 }
+
+/** Seconds since the guest booted (its own clock, /proc/uptime). */
+export function uptime() {
+  return Number(fs.readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
+}
+
+/** Every line of a stream, to a callback (the device's stdout and stderr). */
+export function eachLine(stream, fn) {
+  let rest = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk) => {
+    rest += chunk;
+    let i = rest.indexOf('\n');
+    while (i >= 0) {
+      fn(rest.slice(0, i));
+      rest = rest.slice(i + 1);
+      i = rest.indexOf('\n');
+    }
+  });
+  stream.on('end', () => rest && fn(rest));
+}
+
+/** A wpa_supplicant station in a namespace; returns its wpa_cli and its pid file. */
+export async function startStation({ ns, iface = 'wlan0', conf, name }) {
+  const cfg = `/tmp/${name}-wpa.conf`;
+  writeFile(cfg, `ctrl_interface=/run/wpa-${name}\n${conf}`);
+  await run(
+    'wpa_supplicant',
+    [
+      '-B',
+      '-D',
+      'nl80211',
+      '-i',
+      iface,
+      '-c',
+      cfg,
+      '-P',
+      `/tmp/${name}-wpa.pid`,
+      '-f',
+      `/tmp/${name}-wpa.log`,
+    ],
+    { ns },
+  );
+  const cli = (...a) => run('wpa_cli', ['-i', iface, '-p', `/run/wpa-${name}`, ...a], { ns });
+  return { cli, pidFile: `/tmp/${name}-wpa.pid`, log: `/tmp/${name}-wpa.log` };
+}
