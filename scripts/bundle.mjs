@@ -136,9 +136,36 @@ function elfOf(file) {
   }
 }
 
+/** The workspaces of this checkout: real directory -> package name. */
+const workspaceDirs = new Map();
+for (const ws of ['packages', 'apps']) {
+  for (const d of fs.readdirSync(path.join(root, ws))) {
+    const pj = path.join(root, ws, d, 'package.json');
+    if (fs.existsSync(pj)) workspaceDirs.set(fs.realpathSync(path.join(root, ws, d)), readJson(pj).name);
+  }
+}
+
+/**
+ * The files of a package that ship. A registry package is what npm installed (with what its
+ * install step built); a workspace is limited to its `files` list, as `npm pack` would, so build
+ * leftovers in a checkout never reach the bundle.
+ */
+function packageFiles(dir) {
+  const all = walkFiles(dir);
+  const { files } = readJson(path.join(dir, 'package.json'));
+  if (!workspaceDirs.has(dir) || !Array.isArray(files)) return all;
+  const prefixes = files.map((f) => f.replace(/^\.\//, '').replace(/\*.*$/, '').replace(/\/$/, ''));
+  return all.filter(
+    (f) =>
+      f === 'package.json' ||
+      /^(LICEN[CS]E|README)/i.test(f) ||
+      prefixes.some((p) => p === '' || f === p || f.startsWith(`${p}/`)),
+  );
+}
+
 function isNative(dir) {
-  if (fs.existsSync(path.join(dir, 'binding.gyp')) || fs.existsSync(path.join(dir, 'prebuilds'))) return true;
-  return walkFiles(dir).some((f) => f.endsWith('.node'));
+  const files = packageFiles(dir);
+  return files.some((f) => f.endsWith('.node') || f === 'binding.gyp' || f.startsWith('prebuilds/'));
 }
 
 /**
@@ -148,7 +175,7 @@ function isNative(dir) {
  */
 function copyPackage(srcDir, destDir, arch) {
   let addons = 0;
-  for (const rel of walkFiles(srcDir)) {
+  for (const rel of packageFiles(srcDir)) {
     const base = path.basename(rel);
     if (!RUNTIME_FILE.test(base)) continue;
     const parts = rel.split(path.sep);
@@ -167,7 +194,7 @@ function copyPackage(srcDir, destDir, arch) {
 }
 
 /** Where a package goes under lib/node_modules: mirrors its place in this checkout's node_modules trees. */
-function placeOf(dir, name, workspaceDirs) {
+function placeOf(dir, name) {
   const rootModules = path.join(root, 'node_modules') + path.sep;
   if (dir.startsWith(rootModules)) return dir.slice(rootModules.length);
   for (const [wsDir, wsName] of workspaceDirs) {
@@ -269,13 +296,6 @@ async function main() {
     fail('apps/appliance is not built: run npm run build');
 
   // Which packages carry native addons: those stay outside the one-file bundle.
-  const workspaceDirs = new Map();
-  for (const ws of ['packages', 'apps']) {
-    for (const d of fs.readdirSync(path.join(root, ws))) {
-      const pj = path.join(root, ws, d, 'package.json');
-      if (fs.existsSync(pj)) workspaceDirs.set(fs.realpathSync(path.join(root, ws, d)), readJson(pj).name);
-    }
-  }
   const closure = dependencyClosure(appDir);
   const native = [...closure.values()].filter((p) => isNative(p.dir));
   // Everything a native package needs is copied beside it.
@@ -298,7 +318,7 @@ async function main() {
   const missing = [];
   const nativeReport = [];
   for (const p of copied.values()) {
-    const dest = path.join(out, 'lib/node_modules', placeOf(p.dir, p.name, workspaceDirs));
+    const dest = path.join(out, 'lib/node_modules', placeOf(p.dir, p.name));
     const addons = copyPackage(p.dir, dest, arch);
     if (native.includes(p)) {
       const version = readJson(path.join(p.dir, 'package.json')).version;
