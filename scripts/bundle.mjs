@@ -162,11 +162,15 @@ function packageFiles(dir) {
   const { files } = readJson(path.join(dir, 'package.json'));
   if (!workspaceDirs.has(dir) || !Array.isArray(files)) return all;
   const prefixes = files.map((f) => f.replace(/^\.\//, '').replace(/\*.*$/, '').replace(/\/$/, ''));
+  const published = (f) => prefixes.some((p) => p === '' || f === p || f.startsWith(`${p}/`));
+  // A published binding.gyp is built at install: its build/Release addon is part of what installs.
+  const built = published('binding.gyp');
   return all.filter(
     (f) =>
       f === 'package.json' ||
       /^(LICEN[CS]E|README)/i.test(f) ||
-      prefixes.some((p) => p === '' || f === p || f.startsWith(`${p}/`)),
+      published(f) ||
+      (built && /^build\/Release\/[^/]+\.node$/.test(f)),
   );
 }
 
