@@ -14,7 +14,7 @@
 //   lib/waved.mjs     the appliance's CLI and everything it imports, as one ESM file (esbuild)
 //   lib/node_modules  the packages with native addons (kept outside the bundle so their loaders
 //                     find their files), with only the addon builds for the target architecture
-//   lib/drizzle       the database migrations
+//   lib/drizzle       the database migrations, when the appliance keeps them as files
 //   waved.service     the systemd unit, when the appliance ships one
 //   install.sh        installs the bundle on a Debian system (/opt/waved by default)
 //   manifest.json     architecture, versions, the commit and every file's size and sha256
@@ -391,8 +391,9 @@ async function main() {
   });
   if (result.errors.length) fail('esbuild failed');
 
-  // Migrations: the appliance looks for drizzle/<set> above its own file.
-  fs.cpSync(path.join(appDir, 'drizzle'), path.join(out, 'lib/drizzle'), { recursive: true });
+  // Migrations kept as files: the appliance looks for drizzle/<set> above its own file.
+  if (fs.existsSync(path.join(appDir, 'drizzle')))
+    fs.cpSync(path.join(appDir, 'drizzle'), path.join(out, 'lib/drizzle'), { recursive: true });
 
   // Launcher, unit, install script.
   const here = path.dirname(fileURLToPath(import.meta.url));
