@@ -15,7 +15,7 @@ say "STEP 0 install the bundle"
 /bundle/install.sh || say "install.sh failed"
 rm -rf /bundle
 ln -s /opt/waved/node/bin/node /usr/bin/node
-say "node $(node --version); waved: $(waved --help 2>&1 | head -n 1)"
+say "node $(node --version)"
 modprobe mac80211_hwsim radios=5 || say "modprobe mac80211_hwsim failed"
 for m in ccm gcm ctr cmac; do modprobe $m 2>/dev/null; done
 ip link set lo up
