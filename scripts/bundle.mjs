@@ -310,7 +310,39 @@ async function main() {
 
   // Which packages carry native addons: those stay outside the one-file bundle.
   const closure = dependencyClosure(appDir);
-  const native = [...closure.values()].filter((p) => isNative(p.dir));
+  const candidates = [...closure.values()].filter((p) => isNative(p.dir));
+  fs.rmSync(out, { recursive: true, force: true });
+  fs.mkdirSync(path.join(out, 'lib/node_modules'), { recursive: true });
+
+  // The appliance as one ESM file. Packages with addons are external (loaded from lib/node_modules);
+  // CommonJS code inside the bundle that requires them gets a real `require`.
+  const { build } = await import('esbuild');
+  const externals = [...new Set(candidates.map((p) => p.name))];
+  const result = await build({
+    entryPoints: [path.join(appDir, 'bin/waved.js')],
+    outfile: path.join(out, 'lib/waved.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    external: externals.flatMap((n) => [n, `${n}/*`]),
+    banner: {
+      js: "import { createRequire as __wavedCreateRequire } from 'node:module';\nconst require = __wavedCreateRequire(import.meta.url);",
+    },
+    legalComments: 'eof',
+    logLevel: 'warning',
+    metafile: true,
+  });
+  if (result.errors.length) fail('esbuild failed');
+  // A package with addons that nothing in the bundle names is not loaded: it stays out (a
+  // dependency the appliance no longer uses must not decide which architectures it supports).
+  const text = fs.readFileSync(path.join(out, 'lib/waved.mjs'), 'utf8');
+  // Named = the package name as a whole string (an import, a require of any kind), not as an object key.
+  const escapeRegExp = (name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const named = (name) => new RegExp(`["'\`]${escapeRegExp(name)}(?:/[^"'\`]*)?["'\`](?!\\s*:)`).test(text);
+  const native = candidates.filter((p) => named(p.name));
+  const unused = candidates.filter((p) => !named(p.name)).map((p) => p.name);
+
   // Everything a native package needs is copied beside it.
   const copied = new Map();
   const addToCopy = (p) => {
@@ -324,9 +356,6 @@ async function main() {
     }
   };
   for (const p of native) addToCopy(p);
-
-  fs.rmSync(out, { recursive: true, force: true });
-  fs.mkdirSync(path.join(out, 'lib/node_modules'), { recursive: true });
 
   const missing = [];
   const nativeReport = [];
@@ -369,27 +398,6 @@ async function main() {
       );
   }
   fs.copyFileSync(node.license, path.join(out, 'node/LICENSE'));
-
-  // The appliance as one ESM file. Packages with addons are external (loaded from lib/node_modules);
-  // CommonJS code inside the bundle that requires them gets a real `require`.
-  const { build } = await import('esbuild');
-  const externals = [...new Set(native.map((p) => p.name))];
-  const result = await build({
-    entryPoints: [path.join(appDir, 'bin/waved.js')],
-    outfile: path.join(out, 'lib/waved.mjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    external: externals.flatMap((n) => [n, `${n}/*`]),
-    banner: {
-      js: "import { createRequire as __wavedCreateRequire } from 'node:module';\nconst require = __wavedCreateRequire(import.meta.url);",
-    },
-    legalComments: 'eof',
-    logLevel: 'warning',
-    metafile: true,
-  });
-  if (result.errors.length) fail('esbuild failed');
 
   // Migrations kept as files: the appliance looks for drizzle/<set> above its own file.
   if (fs.existsSync(path.join(appDir, 'drizzle')))
@@ -448,6 +456,7 @@ async function main() {
     `bundle: ${path.relative(process.cwd(), out) || '.'} for linux-${values.arch}, Node ${nodeVersion}`,
   );
   for (const line of nativeReport) console.log(`  native ${line}`);
+  if (unused.length) console.log(`  left out (nothing loads them): ${unused.join(', ')}`);
   console.log(
     `  ${Object.entries(parts)
       .map(([k, v]) => `${k} ${mb(v)}`)
