@@ -60,9 +60,10 @@ function check(cond, message) {
   if (!cond) throw new Error(`check failed: ${message}`);
 }
 const mode = (p) => fs.statSync(p).mode & 0o777;
-const json = (r) => JSON.parse(r.stdout || '{}');
+const json = (r) =>
+  r.stdout ? JSON.parse(r.stdout) : { error: `phone-tool exit ${r.code}: ${r.stderr.trim() || 'no output'}` };
 const phone = (...args) =>
-  run('node', ['/app/phone-tool.mjs', ...args], { ns: 'phone', timeoutMs: 30_000, allowFail: true }).then(
+  run('node', ['/app/phone-tool.mjs', ...args], { ns: 'phone', timeoutMs: 60_000, allowFail: true }).then(
     json,
   );
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -408,7 +409,7 @@ data_dir = "${DATA_DIR}"
   const probe = await phone('get', 'http://connectivitycheck.gstatic.com/generate_204');
   check(
     probe.status === 302 && probe.headers.location === 'http://192.168.2.1/',
-    `probe redirected (${probe.status} ${probe.headers?.location})`,
+    `probe redirected (${probe.status ?? probe.error} ${probe.headers?.location})`,
   );
   const screenFromPhone = await phone('get', 'http://192.168.2.1:8081/view.json');
   check(
@@ -416,10 +417,10 @@ data_dir = "${DATA_DIR}"
     `the screen page is not reachable from the setup network (${screenFromPhone.status ?? screenFromPhone.error})`,
   );
   let form = await phone('get', 'http://192.168.2.1/');
-  const listed = (html) => [...(html ?? '').matchAll(/name="wifi\.ssid" value="([^"]*)"/g)].map((m) => m[1]);
+  const listed = (html) => [...(html ?? '').matchAll(/<span class="ssid">([^<]*)<\/span>/g)].map((m) => m[1]);
   check(
     form.status === 200 && form.body.includes(HOME_A.ssid),
-    `form lists the home network from the scan (${form.status}: ${listed(form.body).join(', ') || 'none listed'})`,
+    `form lists the home network from the scan (${form.status ?? form.error}: ${listed(form.body).join(', ') || 'none listed'})`,
   );
   done(`join after ${sta.polls} polls (PMF required: ${strict.polls}), lease ${env.ip}`);
 
