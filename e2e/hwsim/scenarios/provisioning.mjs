@@ -609,9 +609,14 @@ data_dir = "${DATA_DIR}"
     const restartAt = performance.now();
     const d2 = startDevice();
     await waitReady(d2);
-    check(!fs.existsSync(HOSTAPD_CONFIG), 'the restart removed the AP config');
-    const left = (await hostapdPids()).filter((p) => deviceHostapd.includes(p));
-    check(left.length === 0, `the restart stopped the orphaned hostapd (${left})`);
+    // The clean-up belongs to the start: it is done by READY=1, or very soon after.
+    await waitFor(
+      'the orphaned hostapd stopped and its config removed',
+      async () =>
+        !fs.existsSync(HOSTAPD_CONFIG) &&
+        (await hostapdPids()).filter((p) => deviceHostapd.includes(p)).length === 0,
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
     stopScreen();
     stopScreen = followScreen();
     await waitView(
