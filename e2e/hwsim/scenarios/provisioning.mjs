@@ -290,11 +290,25 @@ try {
     router: `${HOME_A.net}.1`,
   });
   await run('ip', ['addr', 'add', `${CLOUD.host}/32`, 'dev', 'lo'], { ns: 'home' });
-  await run('sh', [
-    '-c',
-    `ip netns exec home node /app/cloud-server.mjs ${CLOUD.host} ${CLOUD.port} ${CLOUD_STATE} ${SERIAL} ${FACTORY_SECRET} > /tmp/cloud.log 2>&1 &`,
-  ]);
-  await waitFor('cloud server', async () => fs.existsSync(CLOUD_STATE), { timeoutMs: 60_000 });
+  const cloudLog = fs.openSync('/tmp/cloud.log', 'w');
+  const cloudServer = spawn(
+    'ip',
+    [
+      'netns',
+      'exec',
+      'home',
+      'node',
+      '/app/cloud-server.mjs',
+      CLOUD.host,
+      String(CLOUD.port),
+      CLOUD_STATE,
+      SERIAL,
+      FACTORY_SECRET,
+    ],
+    { stdio: ['ignore', cloudLog, cloudLog], detached: true },
+  );
+  cloudServer.unref();
+  await waitFor('cloud server', async () => fs.existsSync(CLOUD_STATE), { timeoutMs: 120_000 });
 
   // 1. A blank root file system: only the profile and the factory secret, written by the maker.
   let done = step('1 blank root: waved start creates its directories and wpa_supplicant.conf, READY=1');
