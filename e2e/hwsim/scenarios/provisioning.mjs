@@ -101,8 +101,10 @@ const notified = (pattern, after) =>
 const deviceLog = [];
 let device = null;
 function startDevice() {
-  // --scan-wait: under TCG a scan takes several times longer than on hardware (lab use of the flag).
-  const child = spawn(WAVED, ['start', '--profile', PROFILE, '--scan-wait', '8000'], {
+  // --scan-wait, --association-timeout: under TCG a scan and a WPA2 handshake take many times longer
+  // than on hardware (the lab use of these flags).
+  const flags = ['--scan-wait', '8000', '--association-timeout', '90000'];
+  const child = spawn(WAVED, ['start', '--profile', PROFILE, ...flags], {
     env: { ...process.env, NOTIFY_SOCKET },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
