@@ -1,9 +1,12 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // The Node version guard is its own module, imported first by the entry and kept external, so it
+  // runs before anything else of the package is evaluated (see src/node-guard.ts).
+  entry: ['src/index.ts', 'src/node-guard.ts'],
+  external: ['./node-guard.js'],
   format: ['esm'],
-  dts: true,
+  dts: { entry: 'src/index.ts' },
   clean: true,
   sourcemap: true,
   target: 'node22',

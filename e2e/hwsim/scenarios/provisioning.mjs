@@ -78,20 +78,10 @@ async function listenNotify(path) {
     notifications.push({ text, at: performance.now(), uptime: uptime() });
     say(`  notify ${text.replace(/\n/g, ' ')}`);
   };
-  let nativePath = null;
-  try {
-    nativePath = req.resolve('@waved/native');
-  } catch {}
-  if (nativePath) {
-    const native = await import(pathToFileURL(nativePath).href);
-    const socket = native.createUnixDatagramSocket();
-    socket.bind(path);
-    socket.on('message', push);
-    return () => socket.close();
-  }
-  const unix = req('unix-dgram');
-  const socket = unix.createSocket('unix_dgram', push);
+  const native = await import(pathToFileURL(req.resolve('@waved/native')).href);
+  const socket = native.createUnixDatagramSocket();
   socket.bind(path);
+  socket.on('message', push);
   return () => socket.close();
 }
 const notified = (pattern, after) =>

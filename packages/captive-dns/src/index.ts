@@ -1,4 +1,5 @@
 // Wildcard DNS responder for captive portals
+import './node-guard.js';
 
 // Errors
 export { CaptiveDnsError, type CaptiveDnsErrorCode } from './errors.js';

@@ -1,23 +1,13 @@
-// Loads the optional native UDP transport (native/udp_batch.c), built at install time into
-// build/Release. Absent or unloadable (no compiler at install, another platform), it is null and the
-// server uses node:dgram.
-import { createRequire } from 'node:module';
+// The batch UDP transport comes from @waved/native (prebuilt for linux x64, arm64 and armv7; nothing
+// is compiled at install). Where it does not load (another platform, a musl libc), this is null with
+// the one-line reason, and the server uses node:dgram.
+import { closeUdpBatch, isNativeError, nativeStatus, openUdpBatch, type UdpBatchHandle } from '@waved/native';
 
-/** What `open()` of the addon returns: the bound port and the buffers shared with C. */
-export interface NativeUdpHandle {
-  readonly port: number;
-  /** `batch` slots of `slot` bytes: the datagrams read by one recvmmsg. */
-  readonly inBytes: Buffer;
-  /** `batch` slots of `slot` bytes: the replies, sent by one sendmmsg. */
-  readonly outBytes: Buffer;
-  /** int32: per slot [length or -1, source IPv4, source port, reply length], then 4 counters. */
-  readonly meta: Buffer;
-  readonly batch: number;
-  readonly slot: number;
-}
+/** What `open()` returns: the bound port and the buffers shared with C. */
+export type NativeUdpHandle = UdpBatchHandle;
 
 export interface NativeUdpBinding {
-  /** Binds an IPv4 UDP socket; throws an Error whose `code` is the errno name (EADDRINUSE, …). */
+  /** Binds an IPv4 UDP socket; throws the system error (`code` EADDRINUSE, …), as node:dgram does. */
   open(address: string, port: number, onBatch: (count: number) => void): NativeUdpHandle;
   /** Stops polling and closes the socket; safe to call twice. */
   close(handle: NativeUdpHandle): void;
@@ -25,22 +15,22 @@ export interface NativeUdpBinding {
 
 let loaded: { binding: NativeUdpBinding | null; reason: string } | undefined;
 
-/** The addon, or null with the reason it could not be loaded. Loaded once per process. */
+/** The batch transport, or null with the reason it could not be loaded. Loaded once per process. */
 export function loadNativeUdp(): { binding: NativeUdpBinding | null; reason: string } {
   if (loaded === undefined) {
-    try {
-      // src/ in tests, dist/ once built: the addon is one level up in both cases.
-      const binding = createRequire(import.meta.url)(
-        '../build/Release/captive_dns_udp.node',
-      ) as NativeUdpBinding;
-      if (typeof binding.open !== 'function' || typeof binding.close !== 'function') {
-        throw new Error('the addon does not export open() and close()');
-      }
-      loaded = { binding, reason: '' };
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      loaded = { binding: null, reason: message.split('\n')[0]! }; // without the require stack
-    }
+    const status = nativeStatus();
+    loaded = status.available
+      ? { binding: { open, close: closeUdpBatch }, reason: '' }
+      : { binding: null, reason: status.reason };
   }
   return loaded;
+}
+
+function open(address: string, port: number, onBatch: (count: number) => void): NativeUdpHandle {
+  try {
+    return openUdpBatch(address, port, onBatch);
+  } catch (error) {
+    // The system error itself (code EADDRINUSE, syscall bind), as the dgram transport reports it.
+    throw isNativeError(error, 'NATIVE_SYSCALL') && error.cause instanceof Error ? error.cause : error;
+  }
 }

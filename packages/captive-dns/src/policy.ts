@@ -24,8 +24,8 @@ export const TYPE = {
   ANY: 255,
 } as const;
 
-export const CLASS_IN = 1;
-export const CLASS_ANY = 255;
+const CLASS_IN = 1;
+const CLASS_ANY = 255;
 
 /** The Firefox canary domain: NXDOMAIN here turns off DNS-over-HTTPS by default. */
 export const DOH_CANARY = 'use-application-dns.net';

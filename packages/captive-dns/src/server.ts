@@ -25,6 +25,11 @@ export interface CaptiveDnsTcpOptions {
   idleTimeoutMs?: number;
   /** Most simultaneous connections; further ones are refused and counted; default 64. */
   maxConnections?: number;
+  /**
+   * Most simultaneous connections from one source address; further ones from it are closed at once
+   * and counted in `tcpSourceRejected`, so one client cannot hold every slot; default 8.
+   */
+  maxConnectionsPerSource?: number;
 }
 
 export interface CaptiveDnsOptions extends CaptiveDnsResponderOptions {
@@ -40,7 +45,7 @@ export interface CaptiveDnsOptions extends CaptiveDnsResponderOptions {
   /** Monotonic milliseconds, for the rate limit; default `performance.now`. */
   now?: () => number;
   /**
-   * How UDP is served. `'batch'`: the native transport built at install (IPv4 only; many datagrams
+   * How UDP is served. `'batch'`: the prebuilt native transport of @waved/native (IPv4 only; many datagrams
    * per system call and per call into JavaScript); `'dgram'`: node:dgram; `'auto'` (default):
    * `'batch'` when the addon loads and `address` is IPv4, else `'dgram'`. TCP always uses node:net.
    */
@@ -61,6 +66,8 @@ export interface CaptiveDnsStats extends CaptiveDnsCounters {
   tcpAccepted: number;
   /** Connections refused because maxConnections were open. */
   tcpRejected: number;
+  /** Connections closed at once because their source already held maxConnectionsPerSource. */
+  tcpSourceRejected: number;
   tcpIdleClosed: number;
   tcpOpen: number;
   /** Datagrams from source port 0 (spoofed or broken), dropped: there is nowhere to reply. */
@@ -85,8 +92,8 @@ export interface CaptiveDns {
 }
 
 /**
- * Whether the native batch transport can be used in this process, and if not, why (the addon was
- * not built at install, or does not load here).
+ * Whether the native batch transport can be used in this process, and if not, why (no prebuild
+ * of @waved/native for this platform, or it does not load here).
  */
 export function nativeUdpTransport(): { available: boolean; reason: string } {
   const { binding, reason } = loadNativeUdp();
@@ -103,6 +110,7 @@ interface UdpListener {
 
 const DEFAULT_IDLE_MS = 10_000;
 const DEFAULT_MAX_CONNECTIONS = 64;
+const DEFAULT_MAX_CONNECTIONS_PER_SOURCE = 8;
 const PORT_RETRIES = 8;
 const ERROR_LOG_INTERVAL_MS = 10_000;
 const EMPTY = Buffer.alloc(0);
@@ -131,7 +139,7 @@ function chooseTransport(
     if (binding === null) {
       throw new CaptiveDnsError(
         'CAPTIVE_DNS_TRANSPORT',
-        `transport 'batch' is not available: the native addon did not load (${reason}); it is built when the package is installed (node-gyp, a C compiler and Node's headers)`,
+        `transport 'batch' is not available here: ${reason}`,
       );
     }
   }
@@ -182,10 +190,19 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
     options.tcp === false ? null : options.tcp === true || options.tcp === undefined ? {} : options.tcp;
   const idleMs = tcpOptions?.idleTimeoutMs ?? DEFAULT_IDLE_MS;
   const maxConnections = tcpOptions?.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
-  if (tcpOptions && (!(idleMs > 0) || !Number.isInteger(maxConnections) || maxConnections < 1)) {
+  const maxPerSource =
+    tcpOptions?.maxConnectionsPerSource ?? Math.min(DEFAULT_MAX_CONNECTIONS_PER_SOURCE, maxConnections);
+  if (
+    tcpOptions &&
+    (!(idleMs > 0) ||
+      !Number.isInteger(maxConnections) ||
+      maxConnections < 1 ||
+      !Number.isInteger(maxPerSource) ||
+      maxPerSource < 1)
+  ) {
     throw new CaptiveDnsError(
       'CAPTIVE_DNS_OPTIONS',
-      'tcp.idleTimeoutMs must be positive and tcp.maxConnections a positive integer',
+      'tcp.idleTimeoutMs must be positive, tcp.maxConnections and tcp.maxConnectionsPerSource positive integers',
     );
   }
   const now = options.now ?? (() => performance.now());
@@ -211,6 +228,7 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
     rateLimited: 0,
     tcpAccepted: 0,
     tcpRejected: 0,
+    tcpSourceRejected: 0,
     tcpIdleClosed: 0,
     sourcePortZero: 0,
     handlerErrors: 0,
@@ -220,6 +238,8 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
   let udp: UdpListener | null = null;
   let tcp: net.Server | null = null;
   const connections = new Set<net.Socket>();
+  /** Open connections per source address (entries removed at zero, so at most maxConnections). */
+  const perSource = new Map<string, number>();
   let lastErrorLog = Number.NEGATIVE_INFINITY;
 
   function handlerError(where: string, error: unknown): void {
@@ -255,24 +275,36 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
 
   function onConnection(sock: net.Socket): void {
     try {
+      const source = sock.remoteAddress ?? '';
+      const held = perSource.get(source) ?? 0;
+      if (held >= maxPerSource) {
+        // One source may not hold every slot with idle connections (slowloris from one client).
+        s.tcpSourceRejected++;
+        sock.on('error', () => {});
+        sock.destroy();
+        return;
+      }
+      perSource.set(source, held + 1);
       s.tcpAccepted++;
       connections.add(sock);
-      const source = sock.remoteAddress ?? '';
-      const decoder = createFrameDecoder();
-      sock.setNoDelay(true);
       // The idle timer restarts only when a whole query arrives, so a client trickling bytes of a
       // frame that never completes (slowloris) is closed as well.
       const idle = setTimeout(() => {
         s.tcpIdleClosed++;
         sock.destroy();
       }, idleMs);
-      sock.on('error', () => {
-        s.socketErrors++;
-      });
       sock.on('close', () => {
         clearTimeout(idle);
         connections.delete(sock);
+        const left = (perSource.get(source) ?? 1) - 1;
+        if (left > 0) perSource.set(source, left);
+        else perSource.delete(source);
       });
+      sock.on('error', () => {
+        s.socketErrors++;
+      });
+      const decoder = createFrameDecoder();
+      sock.setNoDelay(true);
       sock.on('drain', () => sock.resume());
       sock.on('data', (chunk: Buffer) => {
         try {

@@ -4,13 +4,13 @@ import { DOH_CANARY, TYPE } from './policy.js';
 
 export const PARSE_OK = 0;
 /** Shorter than a header: nothing to reply to. */
-export const PARSE_SHORT = 1;
+const PARSE_SHORT = 1;
 /** QR=1: a response, never answered (reflection loops). */
 export const PARSE_RESPONSE = 2;
 export const PARSE_NOTIMP = 3;
 export const PARSE_FORMERR = 4;
 
-export type ParseStatus =
+type ParseStatus =
   | typeof PARSE_OK
   | typeof PARSE_SHORT
   | typeof PARSE_RESPONSE
@@ -19,7 +19,7 @@ export type ParseStatus =
 
 export const HEADER_BYTES = 12;
 /** RFC 1035 §2.3.4: a name is at most 255 octets on the wire, length bytes and root included. */
-export const MAX_NAME_BYTES = 255;
+const MAX_NAME_BYTES = 255;
 
 export interface ParsedQuery {
   status: ParseStatus;

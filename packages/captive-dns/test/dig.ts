@@ -23,7 +23,7 @@ function section(lines: string[], title: string): string[] {
   return out;
 }
 
-export function parseDig(raw: string): DigReply {
+function parseDig(raw: string): DigReply {
   const header = /->>HEADER<<- opcode: (\w+), status: (\w+), id: (\d+)/.exec(raw);
   const flags = /;; flags:([^;]*); QUERY: (\d+), ANSWER: (\d+), AUTHORITY: (\d+), ADDITIONAL: (\d+)/.exec(
     raw,

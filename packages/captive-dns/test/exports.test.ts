@@ -46,6 +46,8 @@ it.each([
   ['a host name to bind', { address: 'localhost' }],
   ['port 70000', { port: 70_000 }],
   ['a zero connection cap', { tcp: { maxConnections: 0 } }],
+  ['a zero per-source connection cap', { tcp: { maxConnectionsPerSource: 0 } }],
+  ['a fractional per-source connection cap', { tcp: { maxConnectionsPerSource: 2.5 } }],
   ['a zero rate', { rateLimit: { queriesPerSecond: 0 } }],
   ['a negative rate', { rateLimit: { queriesPerSecond: -5 } }],
   ['a burst below one query', { rateLimit: { burst: 0.5 } }],

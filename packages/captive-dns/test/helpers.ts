@@ -101,7 +101,7 @@ export function frame(message: Uint8Array): Buffer {
 
 /**
  * Both UDP transports, for suites that must hold on each. The batch one needs the native addon
- * (built by the install script): without it, CI (CI=true) fails, elsewhere the suite is skipped and
+ * (the prebuild of @waved/native for this platform): without it, CI (CI=true) fails, elsewhere the suite is skipped and
  * marked so that the test-lab reporter prints it.
  */
 export const TRANSPORTS = ['dgram', 'batch'] as const satisfies readonly CaptiveDnsTransport[];
@@ -119,10 +119,10 @@ export function transportDescribe(
   } else if (isCi()) {
     describe(title, () => {
       it('has the native UDP transport', () => {
-        throw new Error(`${title}: the native addon is not built (${native.reason}); run node-gyp rebuild`);
+        throw new Error(`${title}: the native addon does not load (${native.reason})`);
       });
     });
   } else {
-    describe.skip(`${title} ${SKIP_MARK} native addon not built]`, fn);
+    describe.skip(`${title} ${SKIP_MARK} native addon does not load]`, fn);
   }
 }

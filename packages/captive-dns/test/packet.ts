@@ -1,7 +1,7 @@
 // dns-packet (the reference codec) with the fields its published types leave out (rcode, ANY, OPT).
 import dnsPacket from 'dns-packet';
 
-export interface Rr {
+interface Rr {
   name: string;
   type: string;
   class?: string;

@@ -2,6 +2,8 @@
 // rate limit, dropped responses and start-up errors. Loopback only, port 0.
 import dgram from 'node:dgram';
 import fs from 'node:fs';
+import net from 'node:net';
+import { waitFor } from '@waved/test-lab';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type CaptiveDns,
@@ -192,6 +194,43 @@ describe('TCP', () => {
     expect(server.stats()).toMatchObject({ tcpRejected: 1, tcpOpen: 2 });
     a.socket.destroy();
     b.socket.destroy();
+  });
+
+  it('attack: 64 slow connections from one source hold at most 8 slots; another source is still answered', async () => {
+    const { server, port } = await start(); // defaults: 64 connections, 8 per source, idle 10 s
+    const connectFrom = (localAddress: string) =>
+      new Promise<net.Socket>((resolve, reject) => {
+        const socket = net.connect({ port, host: '127.0.0.1', localAddress });
+        socket.once('connect', () => resolve(socket));
+        socket.once('error', reject);
+      });
+    // The attacker opens every slot from 127.0.0.2 and trickles a frame that never completes.
+    const held: net.Socket[] = [];
+    for (let i = 0; i < 64; i++) {
+      const socket = await connectFrom('127.0.0.2');
+      socket.on('error', () => {});
+      socket.write(Buffer.from([0, 200, 1]));
+      held.push(socket);
+    }
+    await waitFor(() => {
+      const { tcpAccepted, tcpSourceRejected, tcpRejected } = server.stats();
+      return tcpAccepted + tcpSourceRejected + tcpRejected === 64;
+    });
+    // A phone at 127.0.0.3 still gets its answer over TCP.
+    const phone = await connectFrom('127.0.0.3');
+    const reply = new Promise<Buffer>((resolve, reject) => {
+      let buf = Buffer.alloc(0);
+      phone.on('data', (d: Buffer) => {
+        buf = Buffer.concat([buf, d]);
+        if (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) resolve(buf.subarray(2));
+      });
+      phone.once('close', () => reject(new Error('the server closed the connection without answering')));
+    });
+    phone.write(frame(query('phone.test', 'A', { id: 64 })));
+    expect(answerOf(await reply)).toEqual([64, ['192.168.2.1']]);
+    expect(server.stats()).toMatchObject({ tcpAccepted: 9, tcpSourceRejected: 56, tcpOpen: 9 });
+    phone.destroy();
+    for (const socket of held) socket.destroy();
   });
 
   it('hangs up on a frame that is not even a header', async () => {

@@ -1,4 +1,5 @@
 // RFC 2131 DHCPv4 server with a lease pool
+import './node-guard.js';
 
 // Interface binding
 export { bindToInterface, interfaceIndex } from './bind.js';

@@ -476,9 +476,15 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
     return undefined;
   }
 
-  function inform(req: DhcpMessage): DhcpReply {
+  function inform(req: DhcpMessage): DhcpReply | undefined {
     counters.inform++;
-    // §4.3.5: ACK with configuration only: no lease time, yiaddr 0, unicast to ciaddr.
+    // §4.3.5: ACK with configuration only: no lease time, yiaddr 0, unicast to ciaddr. Only a client
+    // on the served subnet is answered: ciaddr is whatever the sender wrote, and an ACK to any other
+    // address would reflect our traffic at a victim of the sender's choosing.
+    if (!inSubnet(req.ciaddr)) {
+      counters.ignored++;
+      return undefined;
+    }
     return reply(req, MessageType.ACK, 0, false, false);
   }
 

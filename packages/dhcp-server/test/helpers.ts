@@ -8,7 +8,7 @@ import {
   parseIpv4,
 } from '../src/index.js';
 
-export const ip = (s: string) => parseIpv4(s);
+const ip = (s: string) => parseIpv4(s);
 
 export interface RequestSpec {
   type: keyof typeof MessageType;
@@ -26,7 +26,7 @@ export interface RequestSpec {
   extra?: [number, Uint8Array][];
 }
 
-export function macBytes(mac: string): Uint8Array {
+function macBytes(mac: string): Uint8Array {
   return Uint8Array.from(mac.split(':').map((h) => Number.parseInt(h, 16)));
 }
 

@@ -121,7 +121,8 @@ lab.describe('DHCP server in a namespace pair with udhcpc, dhclient and dhcpcd',
 
   beforeAll(async () => {
     // The fixtures run in the namespaces as separate Node processes: bundle them from source.
-    const sockopt = fileURLToPath(import.meta.resolve('sockopt'));
+    // @waved/native stays external, loaded from its built package, which finds its prebuilds there.
+    const native = fileURLToPath(import.meta.resolve('@waved/native'));
     await build({
       entryPoints: {
         server: path.join(here, 'fixtures/server-main.ts'),
@@ -136,9 +137,9 @@ lab.describe('DHCP server in a namespace pair with udhcpc, dhclient and dhcpcd',
       logLevel: 'error',
       plugins: [
         {
-          name: 'sockopt-by-path',
+          name: 'native-by-path',
           setup(b) {
-            b.onResolve({ filter: /^sockopt$/ }, () => ({ path: sockopt, external: true }));
+            b.onResolve({ filter: /^@waved\/native$/ }, () => ({ path: native, external: true }));
           },
         },
       ],

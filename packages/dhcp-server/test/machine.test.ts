@@ -300,6 +300,17 @@ describe('RFC 2131 §4.3.5 INFORM', () => {
     expect(formatIpv4(r.address)).toBe('192.168.2.20');
     expect(s.m.leases(s.now())).toEqual([]);
   });
+
+  it.each([
+    ['another network', '198.51.100.7'],
+    ['the network address', '192.168.2.0'],
+    ['the broadcast address', '192.168.2.255'],
+    ['no address', '0.0.0.0'],
+  ])('attack: an INFORM whose ciaddr is %s (%s) gets no reply, so it cannot reflect traffic', (_, ciaddr) => {
+    const s = setup();
+    expect(s.send({ type: 'INFORM', ciaddr })).toBeUndefined();
+    expect(s.m.stats(s.now())).toMatchObject({ inform: 1, ignored: 1, ack: 0 });
+  });
 });
 
 describe('RFC 2131 §4.1 reply addressing', () => {

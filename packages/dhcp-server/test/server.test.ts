@@ -70,6 +70,19 @@ describe('createDhcpServer on a UDP socket', () => {
     expect(ack!.xid).toBe(99);
   });
 
+  it('attack: an INFORM with a ciaddr outside the served subnet is not reflected there', async () => {
+    // The served subnet is 127.0.0.0/24; the victim 127.0.1.7 is outside it (still loopback). The
+    // client socket listens on 0.0.0.0, so it would hear an ACK sent to the victim.
+    const { server, send, next, replies } = await setup({ netmask: '255.255.255.0' });
+    send(encodeMessage(request({ type: 'INFORM', ciaddr: '127.0.1.7', xid: 66 })));
+    send(encodeMessage(request({ type: 'INFORM', ciaddr: '127.0.0.5', xid: 67 })));
+    const ack = await next();
+    expect(ack!.xid).toBe(67); // the client on the subnet is answered ...
+    await new Promise((r) => setTimeout(r, 100));
+    expect(replies.map((r) => r!.xid)).toEqual([67]); // ... and nothing went to the victim
+    expect(server.stats()).toMatchObject({ inform: 2, ignored: 1, ack: 1 });
+  });
+
   it('counts hostile datagrams and keeps answering (no exception leaves the handler)', async () => {
     const { server, send, next } = await setup();
     const bad = [
@@ -221,6 +234,13 @@ describe('createDhcpServer on a UDP socket', () => {
       interface: '../../etc',
     });
     await expect(badName.listen()).rejects.toMatchObject({ code: 'DHCP_INTERFACE' });
+  });
+
+  it('binds to an interface (lo) and still answers', async () => {
+    const { server, send, next } = await setup({ interface: 'lo' });
+    send(encodeMessage(request({ type: 'INFORM', ciaddr: '127.0.0.2', xid: 5 })));
+    expect((await next())!.xid).toBe(5);
+    expect(server.stats().handlerErrors).toBe(0);
   });
 
   it('listen() twice is a DHCP_STATE error', async () => {

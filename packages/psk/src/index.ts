@@ -1,4 +1,5 @@
 // WPA2 pre-shared keys
+import './node-guard.js';
 
 // Errors
 export { PskError, type PskErrorCode } from './errors.js';

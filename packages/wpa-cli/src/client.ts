@@ -122,7 +122,7 @@ function checkValue(value: string, name: string): string {
 const firstLine = (s: string) => (s.split('\n').find((l) => l.trim() !== '') ?? '').trim().slice(0, 200);
 
 /** Maps a finished wpa_cli run to a WifiError, or undefined when the reply is a normal one. */
-export function classifyReply(result: CommandResult, command: string): WifiError | undefined {
+function classifyReply(result: CommandResult, command: string): WifiError | undefined {
   const fail = (code: WifiErrorCode, message: string) => new WifiError(code, message, { command });
   const reply = result.stdout.endsWith('\n') ? result.stdout.slice(0, -1) : result.stdout;
   if (result.timedOut)

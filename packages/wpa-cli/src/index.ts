@@ -1,4 +1,5 @@
 // Typed wpa_cli client, reply parsers, byte-exact SSIDs and the station-profile rules.
+import './node-guard.js';
 
 // Client: one wpa_cli run per call, every reply classified
 export {

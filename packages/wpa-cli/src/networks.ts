@@ -22,7 +22,7 @@ export interface NetworkEntry {
   flags: string[];
 }
 
-export const LIST_NETWORKS_HEADER = 'network id / ssid / bssid / flags';
+const LIST_NETWORKS_HEADER = 'network id / ssid / bssid / flags';
 
 /** Parses `wpa_cli list_networks` (`LIST_NETWORKS`): a header, then `id\tssid\tbssid\tflags` lines. */
 export function parseListNetworks(text: string): NetworkEntry[] {

@@ -31,7 +31,7 @@ export type CommandRunner = (
 ) => Promise<CommandResult>;
 
 /** Output beyond this is dropped and the program is killed (a wpa_cli reply is at most 4 KiB). */
-export const RUN_OUTPUT_LIMIT = 1024 * 1024;
+const RUN_OUTPUT_LIMIT = 1024 * 1024;
 
 function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;

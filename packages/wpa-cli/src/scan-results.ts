@@ -32,7 +32,7 @@ export interface ScanResult {
   hidden: boolean;
 }
 
-export const SCAN_RESULTS_HEADER = 'bssid / frequency / signal level / flags / ssid';
+const SCAN_RESULTS_HEADER = 'bssid / frequency / signal level / flags / ssid';
 
 /** The band a centre frequency (MHz) lies in. */
 export function bandOf(frequency: number): Band {

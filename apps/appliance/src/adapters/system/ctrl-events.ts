@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { createUnixDatagramSocket, type UnixDatagramSocket } from '@waved/native';
 import { decodeSsid, formatSsid } from '@waved/wpa-cli';
 import { type Logger, silentLogger } from '../../core/log/logger.js';
 import type { StationEvent } from '../../core/ports/radio.js';
@@ -31,13 +31,6 @@ export function parseCtrlEvent(message: string): StationEvent | null {
   return null;
 }
 
-interface UnixDgramSocket {
-  bind(path: string): void;
-  sendto(buf: Buffer, offset: number, length: number, path: string): void;
-  on(event: 'error', fn: (error: Error) => void): void;
-  close(): void;
-}
-
 export interface CtrlEventMonitorOptions {
   /** The control socket, e.g. `/var/run/wpa_supplicant/wlan0`. */
   socketPath: string;
@@ -47,7 +40,7 @@ export interface CtrlEventMonitorOptions {
 }
 
 /**
- * Listens to wpa_supplicant's control socket (a unix datagram socket, via unix-dgram): ATTACH, then
+ * Listens to wpa_supplicant's control socket (a unix datagram socket, via @waved/native): ATTACH, then
  * every `<N>CTRL-EVENT-…` line becomes a StationEvent. It re-attaches periodically, so a restarted
  * wpa_supplicant is picked up again.
  */
@@ -55,35 +48,32 @@ export function createCtrlEventMonitor(options: CtrlEventMonitorOptions) {
   const log = options.logger ?? silentLogger;
   const listeners = new Set<(e: StationEvent) => void>();
   const local = path.join(os.tmpdir(), `waved-ctrl-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
-  let socket: UnixDgramSocket | null = null;
+  let socket: UnixDatagramSocket | null = null;
   let timer: NodeJS.Timeout | undefined;
   let lastMessage = 0;
 
   const send = (text: string) => {
     if (!socket) return;
-    const buf = Buffer.from(text);
     try {
-      socket.sendto(buf, 0, buf.length, options.socketPath);
+      socket.send(text, options.socketPath);
     } catch (error) {
+      // ENOENT/ECONNREFUSED while wpa_supplicant is (re)starting: the next ATTACH catches up.
       log.debug(`ctrl socket: ${text} failed:`, error);
     }
   };
 
   const open = () => {
-    const require = createRequire(import.meta.url);
-    const unix = require('unix-dgram') as {
-      createSocket(type: 'unix_dgram', onMessage: (msg: Buffer) => void): UnixDgramSocket;
-    };
     fs.rmSync(local, { force: true });
-    socket = unix.createSocket('unix_dgram', (msg) => {
+    socket = createUnixDatagramSocket();
+    socket.bind(local);
+    socket.on('error', (error) => log.debug('ctrl socket error:', error.message));
+    socket.on('message', (msg) => {
       lastMessage = Date.now();
       const text = msg.toString('utf8');
       if (!text.startsWith('<')) return; // a reply (OK, PONG), not an event
       const event = parseCtrlEvent(text);
       if (event) for (const l of [...listeners]) l(event);
     });
-    socket.on('error', (error) => log.debug('ctrl socket error:', error.message));
-    socket.bind(local);
   };
 
   return {

@@ -1,4 +1,4 @@
-// The batch UDP transport of @waved/captive-dns (IPv4): reads up to BATCH datagrams with one
+// The batch UDP transport (IPv4; used by @waved/captive-dns): reads up to BATCH datagrams with one
 // recvmmsg(2), calls JavaScript once for the whole batch, and sends the replies with one sendmmsg(2).
 // Every socket is its own `Transport` (no static state), so a process may run several servers.
 //
@@ -9,17 +9,16 @@
 // JavaScript side reads in stats(): send errors, receive errors, exceptions out of the callback, and
 // the errno of the last send or receive error.
 #define _GNU_SOURCE
-#define NAPI_VERSION 8
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <node_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include <uv.h>
+
+#include "waved_native.h"
 
 #define BATCH 64
 #define SLOT 4096
@@ -190,11 +189,9 @@ static void on_readable(uv_poll_t *handle, int status, int events) {
 }
 
 static napi_value throw_errno(napi_env env, const char *syscall, int error, const char *address, int port) {
-  int uv_error = uv_translate_sys_error(error);
-  char message[256];
-  snprintf(message, sizeof message, "%s %s %s:%d", syscall, uv_err_name(uv_error), address, port);
-  napi_throw_error(env, uv_err_name(uv_error), message);
-  return NULL;
+  char detail[96];
+  snprintf(detail, sizeof detail, "%s:%d", address, port);
+  return waved_throw_errno(env, syscall, error, detail);
 }
 
 static void finalize(napi_env env, void *data, void *hint) {
@@ -216,9 +213,9 @@ static napi_status add_buffer(napi_env env, Transport *t, napi_value object, con
   return napi_set_named_property(env, object, name, buffer);
 }
 
-// open(address: string, port: number, onBatch: (n: number) => void)
+// udpBatchOpen(address: string, port: number, onBatch: (n: number) => void)
 //   -> { port, inBytes, outBytes, meta, batch, slot }; throws an Error with an errno code on failure.
-static napi_value open_(napi_env env, napi_callback_info info) {
+napi_value waved_udp_batch_open(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3];
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
@@ -229,7 +226,7 @@ static napi_value open_(napi_env env, napi_callback_info info) {
   if (argc < 3 || napi_get_value_string_utf8(env, argv[0], address, sizeof address, &address_length) != napi_ok ||
       napi_get_value_int32(env, argv[1], &port) != napi_ok || port < 0 || port > 65535 ||
       napi_typeof(env, argv[2], &callback_type) != napi_ok || callback_type != napi_function) {
-    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "open(address: string, port: number, onBatch: function)");
+    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "udpBatchOpen(address: string, port: number, onBatch: function)");
     return NULL;
   }
   struct sockaddr_in bind_to;
@@ -275,7 +272,7 @@ static napi_value open_(napi_env env, napi_callback_info info) {
       add_buffer(env, t, object, "outBytes", (size_t)BATCH * SLOT, &out, 1) != napi_ok ||
       add_buffer(env, t, object, "meta", META_LENGTH * sizeof(int32_t), &meta, 2) != napi_ok ||
       napi_create_reference(env, argv[2], 1, &t->callback) != napi_ok ||
-      napi_create_string_utf8(env, "captive-dns:udp-batch", NAPI_AUTO_LENGTH, &resource_name) != napi_ok ||
+      napi_create_string_utf8(env, "waved-native:udp-batch", NAPI_AUTO_LENGTH, &resource_name) != napi_ok ||
       napi_async_init(env, NULL, resource_name, &t->async) != napi_ok ||
       napi_get_uv_event_loop(env, &loop) != napi_ok) {
     shut(t, 1);
@@ -317,26 +314,16 @@ static napi_value open_(napi_env env, napi_callback_info info) {
   return object;
 }
 
-// close(handle): stops polling and closes the socket; safe to call more than once.
-static napi_value close_(napi_env env, napi_callback_info info) {
+// udpBatchClose(handle): stops polling and closes the socket; safe to call more than once.
+napi_value waved_udp_batch_close(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
   Transport *t = NULL;
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
       napi_unwrap(env, argv[0], (void **)&t) != napi_ok || t == NULL) {
-    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "close(handle) takes what open() returned");
+    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "udpBatchClose(handle) takes what udpBatchOpen() returned");
     return NULL;
   }
   shut(t, 1);
   return NULL;
-}
-
-NAPI_MODULE_INIT() {
-  napi_value fn;
-  if (napi_create_function(env, "open", NAPI_AUTO_LENGTH, open_, NULL, &fn) != napi_ok ||
-      napi_set_named_property(env, exports, "open", fn) != napi_ok ||
-      napi_create_function(env, "close", NAPI_AUTO_LENGTH, close_, NULL, &fn) != napi_ok ||
-      napi_set_named_property(env, exports, "close", fn) != napi_ok)
-    return NULL;
-  return exports;
 }

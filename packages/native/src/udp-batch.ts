@@ -1,0 +1,47 @@
+// The batch UDP transport: one recvmmsg per wake-up, one call into JavaScript per batch, one sendmmsg.
+import { fromAddon } from './errors.js';
+import { loadNative, type NativeBinding } from './load.js';
+
+/** What openUdpBatch() returns: the bound port and the buffers shared with C. */
+export interface UdpBatchHandle {
+  readonly port: number;
+  /** `batch` slots of `slot` bytes: the datagrams read by one recvmmsg. */
+  readonly inBytes: Buffer;
+  /** `batch` slots of `slot` bytes: the replies, sent by one sendmmsg. */
+  readonly outBytes: Buffer;
+  /**
+   * int32 little-endian: per slot [query length or -1 when cut, source IPv4 (host order), source port,
+   * reply length written by the callback (0: no reply)], then the counters [send errors, receive
+   * errors, exceptions out of the callback, errno of the last error].
+   */
+  readonly meta: Buffer;
+  /** Slots per batch (64). */
+  readonly batch: number;
+  /** Bytes per slot (4096). */
+  readonly slot: number;
+}
+
+/**
+ * Binds an IPv4 UDP socket to `address:port` (0: any free port) and calls `onBatch(count)` for each
+ * batch of received datagrams, on the JavaScript thread. Before it returns, the callback writes the
+ * replies into `outBytes` and their lengths into `meta`; they are sent together. An exception out of
+ * the callback drops that batch and is counted, never thrown. Throws NativeError (NATIVE_SYSCALL with
+ * `systemCode` EADDRINUSE, EACCES, ...) when the socket cannot be bound.
+ */
+export function openUdpBatch(
+  address: string,
+  port: number,
+  onBatch: (count: number) => void,
+  native: NativeBinding = loadNative(),
+): UdpBatchHandle {
+  try {
+    return native.udpBatchOpen(address, port, onBatch) as UdpBatchHandle;
+  } catch (error) {
+    throw fromAddon(error);
+  }
+}
+
+/** Stops receiving and closes the socket; safe to call twice. */
+export function closeUdpBatch(handle: UdpBatchHandle, native: NativeBinding = loadNative()): void {
+  native.udpBatchClose(handle);
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  // The Node version guard is its own module, imported first by the entry and kept external, so it
+  // runs before anything else of the package is evaluated (see src/node-guard.ts).
+  entry: ['src/index.ts', 'src/node-guard.ts'],
+  external: ['./node-guard.js'],
+  format: ['esm'],
+  dts: { entry: 'src/index.ts' },
+  clean: true,
+  sourcemap: true,
+  target: 'node22',
+});
