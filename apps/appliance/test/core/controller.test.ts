@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { tempDir } from '@waved/test-lab';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createFileStore } from '../../src/adapters/system/files.js';
 import { type ProvisioningState, StateBus } from '../../src/core/bus.js';
 import { createLogger } from '../../src/core/log/logger.js';
 import { createProvisioningController, type PortalHandle } from '../../src/domain/provisioning/controller.js';
@@ -81,6 +82,7 @@ function setup(opts: { faults?: [string, Fault][]; portalFails?: boolean } = {})
   const restarts: unknown[] = [];
   let portalOpen = 0;
   const controller = createProvisioningController({
+    files: createFileStore(),
     bus,
     radio,
     station: radio,

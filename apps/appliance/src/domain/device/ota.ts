@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { CloudClient } from '@waved/psp-cloud';
 import {
@@ -58,6 +57,8 @@ export interface OtaServiceOptions {
   consent: (info: { kind: UpdateKind; version: string; notes: string }) => Promise<boolean>;
   /** Reboots once the package is installed. */
   reboot: () => Promise<void>;
+  /** Removes an installed package (it has done its job and would only fill the storage). */
+  removeFile: (path: string) => Promise<void>;
   /** Directory of the packages: `software.swu` (spec B4) and `model.swu`. */
   packageDir: string;
   /** Directory of `curl_progress_<name>` (default /tmp). */
@@ -72,6 +73,8 @@ export interface OtaServiceOptions {
   hardware?: string;
   /** Minimum battery percent to install (default 30). */
   minBattery?: number;
+  /** Install versions that are not newer than the installed one (profile `ota.allow_downgrade`). */
+  allowDowngrade?: boolean;
   /** Durable checkpoint interval of the partial download (default 256 KiB). */
   checkpointBytes?: number;
   /** Extra CA for the package server; `insecure` mirrors the vendor's curl -k (logged). */
@@ -92,6 +95,23 @@ export interface OtaService {
   /** Resolves when no check is running. */
   idle(): Promise<void>;
   readonly busy: boolean;
+}
+
+/**
+ * Whether `candidate` is newer than `installed`: their numeric parts compared in order (`1.10.0` >
+ * `1.9.3`; a prefix such as `PSP_` or `v` is ignored). Anything without a number is not newer.
+ */
+export function isNewerVersion(candidate: string, installed: string): boolean {
+  const parts = (v: string) => (v.match(/\d+/g) ?? []).map((d) => BigInt(d));
+  const a = parts(candidate);
+  const b = parts(installed);
+  if (a.length === 0) return false;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] ?? 0n;
+    const y = b[i] ?? 0n;
+    if (x !== y) return x > y;
+  }
+  return false;
 }
 
 function packageName(kind: UpdateKind): string {
@@ -203,7 +223,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
           duration_ms: now() - installStarted,
         });
         // installed: the package has done its job and would only fill the storage
-        await fs.rm(file, { force: true });
+        await options.removeFile(file);
         await options.reboot();
       },
       ...(options.run ? { run: options.run } : {}),
@@ -261,6 +281,14 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
           continue;
         }
         if (!descriptor || descriptor.version === versions.get(kind)) {
+          emit({ type: 'up-to-date', kind });
+          continue;
+        }
+        if (!options.allowDowngrade && !isNewerVersion(descriptor.version, versions.get(kind))) {
+          // anti-rollback: only newer versions install unless the profile allows a downgrade
+          logger.warn(
+            `ota: ${kind} ${descriptor.version} is not newer than the installed ${versions.get(kind)}; not installed`,
+          );
           emit({ type: 'up-to-date', kind });
           continue;
         }

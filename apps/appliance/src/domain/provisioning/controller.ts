@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
 import { derivePsk as defaultDerivePsk } from '@waved/psk';
-import { writeFileAtomic } from '../../adapters/system/atomic.js';
 import type { Command, FailureReason, ProvisioningState, ScannedNetwork, StateBus } from '../../core/bus.js';
 import { ApplianceError } from '../../core/errors.js';
 import { type Logger, silentLogger } from '../../core/log/logger.js';
 import type { SecretRegistry } from '../../core/log/redact.js';
+import { systemClock, type Timers } from '../../core/ports/clock.js';
+import type { FileStore } from '../../core/ports/files.js';
 import type { ProvisionRequest, Radio, Station, StationEvent } from '../../core/ports/radio.js';
 import type { PortalSession } from '../portal/portal.js';
 import {
@@ -28,16 +28,10 @@ export interface PortalHandle {
   close(): Promise<void>;
 }
 
-export interface Timers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+export type { Timers };
 
-/** Files the controller writes itself (the hostapd config), so it can guarantee their removal. */
-export interface ControllerFiles {
-  write(path: string, data: string): Promise<void>;
-  remove(path: string): Promise<void>;
-}
+/** Files the controller writes itself (the hostapd config, 0600), so it can guarantee their removal. */
+export type ControllerFiles = Pick<FileStore, 'write' | 'remove'>;
 
 export interface ProvisioningControllerOptions {
   bus: StateBus;
@@ -62,7 +56,8 @@ export interface ProvisioningControllerOptions {
   /** Station status poll interval while waiting for association or an address. */
   pollMs?: number;
   timers?: Timers;
-  files?: ControllerFiles;
+  /** Where the hostapd config is written (atomically, 0600) and removed. */
+  files: ControllerFiles;
   randomBytes?: (n: number) => Buffer;
   derivePsk?: (ssid: string, passphrase: string) => Promise<string>;
   logger?: Logger;
@@ -119,16 +114,6 @@ const FAILURE_TEXT: Record<FailureReason, string> = {
   'ap-failed': 'The setup network could not be started. Try again.',
 };
 
-const realTimers: Timers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
-
-const realFiles: ControllerFiles = {
-  write: (p, data) => writeFileAtomic(p, data, 0o600),
-  remove: (p) => fs.rm(p, { force: true }),
-};
-
 /** What the station is given for a network the portal saved: its exact bytes when known. */
 export function toProvisionRequest(request: {
   ssid: string;
@@ -151,8 +136,8 @@ export function toProvisionRequest(request: {
 export function createProvisioningController(options: ProvisioningControllerOptions): ProvisioningController {
   const { bus, radio, station } = options;
   const log = options.logger ?? silentLogger;
-  const timers = options.timers ?? realTimers;
-  const files = options.files ?? realFiles;
+  const timers = options.timers ?? systemClock;
+  const files = options.files;
   const randomBytes = options.randomBytes ?? crypto.randomBytes;
   const derivePsk = options.derivePsk ?? ((s: string, p: string) => defaultDerivePsk(s, p));
   const configPath = options.hostapdConfigPath ?? HOSTAPD_CONFIG_PATH;
@@ -248,7 +233,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
     checkAbort();
     const psk = await derivePsk(s.apSsid, s.passphrase);
     up.config = true;
-    await files.write(configPath, radio.hostapdConfig({ ssid: s.apSsid, psk }));
+    await files.write(configPath, radio.hostapdConfig({ ssid: s.apSsid, psk }), 0o600);
     up.hostapd = true;
     await step('start hostapd', () => radio.startHostapd(configPath));
     checkAbort();

@@ -6,7 +6,15 @@ import type { ScreenView } from './view.js';
 export interface TerminalOptions {
   /** Inner width in columns (default 44, at least the QR width). */
   width?: number;
+  /**
+   * Leave out the setup network's QR code and passphrase (output that is not a terminal, such as
+   * a file or a pipe, must never receive them).
+   */
+  hideSecrets?: boolean;
 }
+
+/** What stands in for the passphrase where it must not be written. */
+export const HIDDEN_SECRET = '(shown on the device screen)';
 
 /**
  * A QR code drawn with half blocks, two module rows per text line, with a 2-module quiet zone.
@@ -70,7 +78,8 @@ export function renderProgressBar(progress: UpdateProgress, width: number): stri
  * escape sequence).
  */
 export function renderTerminal(view: ScreenView, options: TerminalOptions = {}): string {
-  const qr = view.screen === 'setup' && view.qr ? renderQrText(view.qr) : [];
+  const hide = options.hideSecrets === true;
+  const qr = view.screen === 'setup' && view.qr && !hide ? renderQrText(view.qr) : [];
   const qrWidth = qr[0] ? [...qr[0]].length : 0;
   const width = Math.max(options.width ?? 44, qrWidth);
   const body: string[] = [];
@@ -103,7 +112,7 @@ export function renderTerminal(view: ScreenView, options: TerminalOptions = {}):
       if (view.ssid) {
         add();
         add(`Network:  ${view.ssid}`);
-        add(`Password: ${view.passphrase}`);
+        add(`Password: ${hide ? HIDDEN_SECRET : view.passphrase}`);
         add(`Open:     ${view.address}`);
       }
       add();
