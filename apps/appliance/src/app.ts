@@ -46,7 +46,14 @@ export interface ApplianceOptions {
   /** Called with the settings snapshot once it is loaded, before anything runs on it. */
   onSettings?: (settings: Settings) => Promise<void> | void;
   /** Controller timing (tests and the sim). */
-  timing?: { timeoutMs?: number; associationTimeoutMs?: number; finishDelayMs?: number; pollMs?: number };
+  timing?: {
+    timeoutMs?: number;
+    associationTimeoutMs?: number;
+    /** Upper bound of one radio step (default 15 s). */
+    stepTimeoutMs?: number;
+    finishDelayMs?: number;
+    pollMs?: number;
+  };
   wifiPollMs?: number;
 }
 

@@ -40,7 +40,10 @@ waved start and waved check:
   These override the profile's [wifi] table (lab use):
   --iface <name>  --wpa-config <file>  --ctrl-dir <dir>  --wpa-driver <name>
   --hostapd-driver <name>  --hostapd-config <file>  --gateway <ip>  --portal-port <n>  --run-dir <dir>
-  --association-timeout <ms>  (default 30000)    --scan-wait <ms>  (default 3000)
+  --scan-wait <ms>  (default 3000)
+  --association-timeout <ms>  time to join after a save (profile wifi.association_timeout_ms, 30000)
+  --step-limit <ms>       bound of one radio step (profile wifi.step_limit_ms, 15000)
+  --setup-timeout <ms>    the setup network closes after this (profile wifi.setup_timeout_ms, 300000)
   --ntp-port <n>          ask every NTP server on this port (default 123)
 
 waved sim:
@@ -102,6 +105,8 @@ const OPTIONS = {
   'device-demo': { type: 'boolean' },
   'no-device-demo': { type: 'boolean' },
   'association-timeout': { type: 'string' },
+  'step-limit': { type: 'string' },
+  'setup-timeout': { type: 'string' },
   'scan-wait': { type: 'string' },
 } as const;
 
@@ -178,10 +183,19 @@ function withFlags(profile: DeviceProfile, values: Values): DeviceProfile {
   }
   w.portal_port = int(values, 'portal-port', 1, 65_535, w.portal_port);
   w.run_dir = path_(values, 'run-dir') ?? w.run_dir;
+  w.association_timeout_ms = int(values, 'association-timeout', 1_000, 600_000, w.association_timeout_ms);
+  w.step_limit_ms = int(values, 'step-limit', 1_000, 600_000, w.step_limit_ms);
+  w.setup_timeout_ms = int(values, 'setup-timeout', 5_000, 3_600_000, w.setup_timeout_ms);
   p.paths.settings = path_(values, 'config') ?? p.paths.settings;
   p.screen.page_port = int(values, 'screen-port', 0, 65_535, p.screen.page_port);
   if (values.tty !== undefined) p.screen.tty = path_(values, 'tty') ?? '';
   return p;
+}
+
+/** The Wi-Fi timings in force (profile and flags), as `waved check` and the start log say them. */
+function wifiTimings(profile: DeviceProfile): string {
+  const w = profile.wifi;
+  return `wifi timings: join within ${w.association_timeout_ms} ms after a save, a radio step within ${w.step_limit_ms} ms, the setup network closes after ${w.setup_timeout_ms} ms`;
 }
 
 interface Common {
@@ -227,6 +241,7 @@ async function check(values: Values): Promise<number> {
   }
   const profile = withFlags(loaded.profile, values);
   process.stdout.write(`profile ${file}: ${loaded.note ?? 'valid'}\n`);
+  process.stdout.write(`${wifiTimings(profile)}\n`);
   const { createSystemProbe } = await systemAdapters();
   const plan = await planFeatures(profile, createSystemProbe(profile));
   for (const line of describePlan(plan)) process.stdout.write(`${line}\n`);
@@ -251,6 +266,7 @@ async function start(values: Values, common: Common): Promise<number> {
   });
   const { logger } = log;
   if (loaded.note) logger.warn(loaded.note);
+  logger.info(wifiTimings(profile));
   const { createSystemAdapters, createSystemProbe } = await systemAdapters();
   const plan = await planFeatures(profile, createSystemProbe(profile));
   if (plan.blocking.length > 0) throw new FatalError(`cannot run: ${plan.blocking.join('; ')}`);
@@ -272,7 +288,6 @@ async function start(values: Values, common: Common): Promise<number> {
     log,
     ...(values['setup-on-start'] ? { openSetupOnStart: true } : {}),
     interactive: ttyDevice !== null || profile.screen.page_port > 0,
-    timing: { associationTimeoutMs: int(values, 'association-timeout', 1000, 600_000, 30_000) },
   });
   exitOnCrash(runtime, (line) => process.stderr.write(line));
   // The screen shows the setup passphrase: only on a terminal (the tty, or stdout when it is one).

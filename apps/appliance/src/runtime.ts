@@ -113,9 +113,11 @@ export interface RuntimeOptions {
    * device; the simulator allows `loopback`).
    */
   webhookHttp?: WebhookHttp;
+  /** Overrides of the profile's Wi-Fi timings (`wifi.*_ms`) and the poll intervals (tests). */
   timing?: {
     timeoutMs?: number;
     associationTimeoutMs?: number;
+    stepTimeoutMs?: number;
     finishDelayMs?: number;
     pollMs?: number;
     wifiPollMs?: number;
@@ -261,7 +263,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         hostapdConfigPath: profile.wifi.hostapd_config,
         onSettings: applySettings,
         ...(initialState ? { initialState } : {}),
-        ...(options.timing ? { timing: options.timing } : {}),
+        timing: {
+          associationTimeoutMs: profile.wifi.association_timeout_ms,
+          stepTimeoutMs: profile.wifi.step_limit_ms,
+          timeoutMs: profile.wifi.setup_timeout_ms,
+          ...options.timing,
+        },
         ...(options.timing?.wifiPollMs ? { wifiPollMs: options.timing.wifiPollMs } : {}),
         onRestart: (info) => {
           pendingWebhookTest = info.pendingWebhookTest;

@@ -34,6 +34,8 @@ export function simProfile(options: {
   p.wifi.hostapd_config = path.join(dir, `waved-hostapd-${process.pid}.conf`);
   p.wifi.run_dir = path.join(dir, 'run');
   p.screen.page_port = options.screenPort;
+  // The simulator's webhook receivers run on this machine: plain http to loopback only.
+  p.security.webhook_http = 'loopback';
   p.paths.settings = options.settings ?? path.join(dir, 'config.toml');
   p.paths.data_dir = path.join(dir, 'device');
   return p;

@@ -33,6 +33,26 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}) {
   return { child, exited, out: () => stdout, err: () => stderr };
 }
 
+/**
+ * Waits for what the running CLI says or serves. The bound is the CLI itself: if it exits first,
+ * the wait fails at once with its last log lines. `timeoutMs` only catches a CLI that hangs.
+ */
+function whileRunning<T>(
+  r: ReturnType<typeof run>,
+  check: () => T | Promise<T>,
+  what: string,
+  timeoutMs = 90_000,
+): Promise<NonNullable<T>> {
+  let done = false;
+  const died = r.exited.then((code) => {
+    if (done) return new Promise<never>(() => {});
+    throw new Error(`waved exited (${code}) before ${what}; its log ends:\n${r.err().slice(-3000)}`);
+  });
+  return Promise.race([waitFor(check, { timeoutMs, what }), died]).finally(() => {
+    done = true;
+  });
+}
+
 describe('waved --help, --version and usage errors', () => {
   it('prints the commands and exits 0', async () => {
     const r = run(['--help']);
@@ -123,21 +143,16 @@ describe('waved sim', () => {
       '--config',
       config,
       '--exit-after',
-      '40000',
+      '170000',
     ]);
     child = r.child;
-    await waitFor(() => r.out().includes(`portal: http://127.0.0.1:${port}/`), {
-      timeoutMs: 30_000,
-      what: 'portal URL',
-    });
-    // auto setup: the AP comes up and the portal serves the form with the cached networks
-    const form = await waitFor(
-      async () => {
-        const res = await fetch(`http://127.0.0.1:${port}/`).catch(() => null);
-        return res?.status === 200 ? res.text() : null;
-      },
-      { what: 'the form' },
-    );
+    await whileRunning(r, () => r.out().includes(`portal: http://127.0.0.1:${port}/`), 'the portal URL');
+    // auto setup: the AP comes up (the controller says so once it is), then the portal serves the
+    // form with the cached networks
+    await whileRunning(r, () => /setup network Device-[0-9A-F]{4} is up/.test(r.err()), 'the setup network');
+    const res = await fetch(`http://127.0.0.1:${port}/`);
+    expect(res.status).toBe(200);
+    const form = await res.text();
     expect(form).toContain('Home');
     const csrf =
       /name="csrf"[^>]*value="([^"]+)"/.exec(form)?.[1] ?? /value="([^"]+)"[^>]*name="csrf"/.exec(form)?.[1];
@@ -164,30 +179,18 @@ describe('waved sim', () => {
         }).toString(),
       });
     expect((await post('wrong horse battery')).status).toBe(200);
-    await waitFor(() => r.err().includes('connecting failed: wrong-password'), {
-      timeoutMs: 15_000,
-      what: 'Failed',
-    });
-    const again = await waitFor(
-      async () => {
-        const res = await post('correct horse').catch(() => null);
-        return res?.status === 200 ? res : null;
-      },
-      { timeoutMs: 15_000, what: 'portal back after the failure' },
+    await whileRunning(r, () => r.err().includes('connecting failed: wrong-password'), 'Failed');
+    // the setup network comes back for Try again (a second "is up" line), then the form takes the post
+    await whileRunning(
+      r,
+      () => (r.err().match(/setup network Device-[0-9A-F]{4} is up/g) ?? []).length >= 2,
+      'the setup network back after the failure',
     );
+    const again = await post('correct horse');
     expect(again.status).toBe(200);
-    await waitFor(() => r.err().includes('restarting with the saved settings'), {
-      timeoutMs: 15_000,
-      what: 'restart',
-    });
-    await waitFor(() => r.err().includes('Wi-Fi: connected to "Home"'), {
-      timeoutMs: 15_000,
-      what: 'connected',
-    });
-    await waitFor(() => r.err().includes('cloud: session ready'), {
-      timeoutMs: 15_000,
-      what: 'the cloud session',
-    });
+    await whileRunning(r, () => r.err().includes('restarting with the saved settings'), 'the restart');
+    await whileRunning(r, () => r.err().includes('Wi-Fi: connected to "Home"'), 'connected');
+    await whileRunning(r, () => r.err().includes('cloud: session ready'), 'the cloud session');
     r.child.kill('SIGTERM');
     expect(await r.exited).toBe(0);
     // a clean stop says so to the cloud
@@ -204,7 +207,7 @@ describe('waved sim', () => {
     }
     // stdout (the screen as text; the banner names the simulated network's passphrase on purpose)
     for (const secret of ['wrong horse battery', csrf!, apPassphrase!]) expect(r.out()).not.toContain(secret);
-  }, 60_000);
+  }, 180_000);
 
   it('--exit-after stops it cleanly', async () => {
     const port = await freePort();

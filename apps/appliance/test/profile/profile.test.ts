@@ -5,6 +5,7 @@ import { tempDir } from '@waved/test-lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describePlan, type FeatureProbe, planFeatures } from '../../src/domain/profile/features.js';
 import { parseProfile } from '../../src/domain/profile/parse.js';
+import { simProfile } from '../../src/sim/index.js';
 import { bin, buildCli, root } from '../helpers/build.js';
 
 const example = fs.readFileSync(path.join(root, 'systemd/device.example.toml'), 'utf8');
@@ -65,6 +66,19 @@ cloud = "https://x.example.com"
     expect(errors.find((e) => e.key === 'cloud.production.eu.telemetry')?.message).toBe('is missing');
     expect(profile.wifi.portal_port).toBe(80);
     expect(profile.wifi.interface).toBe('wlan0');
+  });
+
+  it('security.webhook_http: https only on a device unless the profile allows more; loopback in the simulator', () => {
+    expect(parseProfile('').profile.security.webhook_http).toBe('never');
+    expect(parseProfile('[security]\nwebhook_http = "loopback"\n').profile.security.webhook_http).toBe(
+      'loopback',
+    );
+    const { profile, errors } = parseProfile('[security]\nwebhook_http = "yes"\n');
+    expect(errors).toEqual([
+      { key: 'security.webhook_http', message: 'must be "never", "loopback" or "always", got "yes"' },
+    ]);
+    expect(profile.security.webhook_http).toBe('never');
+    expect(simProfile({ dataDir: '/tmp/x', screenPort: 0 }).security.webhook_http).toBe('loopback');
   });
 
   it('a file that is not TOML is one error with its position', () => {
@@ -152,6 +166,35 @@ describe('waved check (built CLI)', () => {
     expect(r.out).toContain('off  ota: no firmware or model updates; set install swupdate');
     expect(r.out).toContain('off  recording: no meeting recording; set install arecord');
     expect(r.out).toContain('off  bluetooth: no Bluetooth; set bluetooth.port: /dev/ttyS1 cannot be read');
+  });
+
+  it('the Wi-Fi timings: the defaults, then the profile, then the flags', async () => {
+    const file = dir.join('timings.toml');
+    fs.writeFileSync(file, '[wifi]\nassociation_timeout_ms = 90000\nstep_limit_ms = 60000\n');
+    fs.writeFileSync(dir.join('empty.toml'), '');
+    const defaults = await run(['check', '--profile', dir.join('empty.toml')]);
+    expect(defaults.out).toContain(
+      'wifi timings: join within 30000 ms after a save, a radio step within 15000 ms, the setup network closes after 300000 ms',
+    );
+    const profiled = await run(['check', '--profile', file]);
+    expect(profiled.out).toContain(
+      'wifi timings: join within 90000 ms after a save, a radio step within 60000 ms, the setup network closes after 300000 ms',
+    );
+    const flagged = await run([
+      'check',
+      '--profile',
+      file,
+      '--association-timeout',
+      '45000',
+      '--setup-timeout',
+      '20000',
+    ]);
+    expect(flagged.out).toContain(
+      'wifi timings: join within 45000 ms after a save, a radio step within 60000 ms, the setup network closes after 20000 ms',
+    );
+    const bad = await run(['check', '--profile', file, '--step-limit', '500']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--step-limit must be a whole number from 1000 to 600000, got "500"');
   });
 
   it('a broken profile: every error by key, exit 1', async () => {

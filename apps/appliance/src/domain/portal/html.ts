@@ -310,7 +310,7 @@ const FAILURE_TEXT: Record<string, string> = {
     'The network was not found. Check the name, move the device closer to the router, and try again.',
   'no-address':
     'The device joined the network but got no address from the router (DHCP). Check the router and try again.',
-  'association-timeout': 'The device could not join the network within 30 seconds. Try again.',
+  'association-timeout': 'The device could not join the network in time. Try again.',
   'ap-failed': 'The setup network had a problem. Try again.',
 };
 

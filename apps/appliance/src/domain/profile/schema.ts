@@ -77,6 +77,12 @@ export interface DeviceProfile {
     run_dir: string;
     /** udhcpc `-s` script; empty: udhcpc's own. */
     udhcpc_script: string;
+    /** How long joining a network may take after a save before Failed (design.md: 30 s). */
+    association_timeout_ms: number;
+    /** Upper bound of one radio step (start hostapd, provision, start udhcpc …) before it fails. */
+    step_limit_ms: number;
+    /** How long the setup network stays up without a save (spec PROV_TIMEOUT: 300 s). */
+    setup_timeout_ms: number;
   };
   security: {
     /**
@@ -141,6 +147,9 @@ export const DEFAULT_PROFILE: DeviceProfile = {
     portal_port: 80,
     run_dir: '/run/waved',
     udhcpc_script: '',
+    association_timeout_ms: 30_000,
+    step_limit_ms: 15_000,
+    setup_timeout_ms: 300_000,
   },
   security: { webhook_http: 'never' },
   screen: { page_port: 0, tty: '' },
@@ -258,6 +267,30 @@ export const PROFILE_KEYS: readonly ProfileKey[] = [
   { section: 'wifi', key: 'portal_port', kind: 'port', min: 1, doc: 'portal port on the AP address' },
   { section: 'wifi', key: 'run_dir', kind: 'path', doc: 'pid files of wpa_supplicant, udhcpc, hostapd' },
   { section: 'wifi', key: 'udhcpc_script', kind: 'path', doc: "udhcpc -s script (absent: udhcpc's own)" },
+  {
+    section: 'wifi',
+    key: 'association_timeout_ms',
+    kind: 'int',
+    min: 1_000,
+    max: 600_000,
+    doc: 'time to join a network after a save before Failed (default 30000)',
+  },
+  {
+    section: 'wifi',
+    key: 'step_limit_ms',
+    kind: 'int',
+    min: 1_000,
+    max: 600_000,
+    doc: 'upper bound of one radio step, e.g. starting hostapd (default 15000)',
+  },
+  {
+    section: 'wifi',
+    key: 'setup_timeout_ms',
+    kind: 'int',
+    min: 5_000,
+    max: 3_600_000,
+    doc: 'the setup network closes after this long without a save (default 300000)',
+  },
   {
     section: 'security',
     key: 'webhook_http',

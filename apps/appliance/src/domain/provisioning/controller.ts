@@ -491,7 +491,15 @@ export function createProvisioningController(options: ProvisioningControllerOpti
               'association-timeout',
               `${FAILURE_TEXT['association-timeout']} (${error instanceof Error ? error.message : String(error)})`,
             );
-      log.warn(`connecting failed: ${failure.reason}`);
+      if (error instanceof ApplianceError && error.code === 'APPLIANCE_RADIO_STEP') {
+        // Not the association deadline: a radio step ran out of its bound (a slow or emulated
+        // machine needs a larger one), and the log says so.
+        log.warn(
+          `connecting failed: ${failure.reason}: ${error.message} (the radio step limit, ${stepTimeoutMs} ms)`,
+        );
+      } else {
+        log.warn(`connecting failed: ${failure.reason}`);
+      }
       if (s.expired) return;
       // The form comes back in the same session (same AP name, passphrase and CSRF token) for Try again.
       options.wifi?.pause();
