@@ -20,12 +20,19 @@ export function run(file, args, { ns, allowFail = false, timeoutMs = 20_000 } = 
   });
 }
 
-export async function waitFor(what, check, { timeoutMs = 30_000, intervalMs = 200 } = {}) {
+/**
+ * Polls `check` until it returns a truthy value. A check that throws counts as "not yet", unless
+ * `fatal` is set: then its error ends the wait at once (the thing waited on can no longer happen).
+ */
+export async function waitFor(what, check, { timeoutMs = 30_000, intervalMs = 200, fatal = false } = {}) {
   const deadline = performance.now() + timeoutMs;
   let tries = 0;
   for (;;) {
     tries++;
-    const v = await check().catch(() => undefined);
+    const v = await check().catch((error) => {
+      if (fatal) throw error;
+      return undefined;
+    });
     if (v) return { value: v, tries };
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${what} after ${tries} tries`);
     await new Promise((r) => setTimeout(r, intervalMs));
