@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createPinRecord } from '@waved/psk';
 import { createCloudServer } from '@waved/psp-cloud/server';
 import { freePort, tempDir, waitFor } from '@waved/test-lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -208,6 +209,64 @@ describe('waved sim', () => {
     // stdout (the screen as text; the banner names the simulated network's passphrase on purpose)
     for (const secret of ['wrong horse battery', csrf!, apPassphrase!]) expect(r.out()).not.toContain(secret);
   }, 180_000);
+
+  it('the failed-PIN counter is kept in pin-attempts.json next to config.toml, and a restart does not reset it', async () => {
+    const settingsDir = dir.join('pin-settings');
+    fs.mkdirSync(settingsDir, { mode: 0o700 });
+    const config = path.join(settingsDir, 'config.toml');
+    fs.writeFileSync(config, `[security]\ndevice_password = "${createPinRecord('482913')}"\n`, {
+      mode: 0o600,
+    });
+    const counter = path.join(settingsDir, 'pin-attempts.json');
+    const args = async () => [
+      ...['sim', '--no-cloud', '--port', String(await freePort()), '--screen-port', '0'],
+      ...['--data-dir', dir.join('pin-data'), '--config', config, '--exit-after', '170000'],
+    ];
+    /** Starts the simulator and posts `pins` as the current PIN of a save, one after another. */
+    const tryPins = async (pins: string[]) => {
+      const a = await args();
+      const port = a[a.indexOf('--port') + 1];
+      const r = run(a);
+      try {
+        await whileRunning(
+          r,
+          () => /setup network Device-[0-9A-F]{4} is up/.test(r.err()),
+          'the setup network',
+        );
+        const form = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+        const csrf =
+          /name="csrf"[^>]*value="([^"]+)"/.exec(form)?.[1] ??
+          /value="([^"]+)"[^>]*name="csrf"/.exec(form)?.[1];
+        const statuses: string[] = [];
+        for (const pin of pins) {
+          const res = await fetch(`http://127.0.0.1:${port}/save`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+            body: new URLSearchParams({ csrf: csrf!, 'security.current_pin': pin }).toString(),
+          });
+          statuses.push(`${res.status} wait ${res.headers.get('retry-after') ?? 0}`);
+        }
+        return statuses;
+      } finally {
+        r.child.kill('SIGTERM');
+        await r.exited;
+      }
+    };
+    // three wrong PINs are free, the fourth starts a hold of 1 s
+    expect(await tryPins(['000001', '000002', '000003', '000004'])).toEqual([
+      '422 wait 0',
+      '422 wait 0',
+      '422 wait 0',
+      '422 wait 1',
+    ]);
+    expect(fs.statSync(counter).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(counter, 'utf8'))).toMatchObject({ failures: 4 });
+    expect(fs.existsSync(dir.join('pin-data', 'pin-attempts.json'))).toBe(false);
+    // after a restart the count goes on (a fresh one would make this wrong PIN free): the fifth
+    // wrong PIN in a row holds the next check for 2 s
+    expect(await tryPins(['000005'])).toEqual(['422 wait 2']);
+    expect(JSON.parse(fs.readFileSync(counter, 'utf8'))).toMatchObject({ failures: 5 });
+  }, 120_000);
 
   it('--exit-after stops it cleanly', async () => {
     const port = await freePort();
