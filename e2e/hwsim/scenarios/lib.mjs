@@ -23,18 +23,37 @@ export function run(file, args, { ns, allowFail = false, timeoutMs = 20_000 } = 
 /**
  * Polls `check` until it returns a truthy value. A check that throws counts as "not yet", unless
  * `fatal` is set: then its error ends the wait at once (the thing waited on can no longer happen).
+ * `progress`, when given, is read on each poll (a log's size, a count of events): while it changes,
+ * the peer is still working (a loaded TCG guest is slow, not stuck), so the `timeoutMs` of silence
+ * starts again, up to `capMs` in all.
  */
-export async function waitFor(what, check, { timeoutMs = 30_000, intervalMs = 200, fatal = false } = {}) {
-  const deadline = performance.now() + timeoutMs;
+export async function waitFor(
+  what,
+  check,
+  { timeoutMs = 30_000, intervalMs = 200, fatal = false, progress = null, capMs = 4 * timeoutMs } = {},
+) {
+  const start = performance.now();
+  let deadline = start + timeoutMs;
+  let seen = progress?.();
   let tries = 0;
   for (;;) {
     tries++;
+    if (progress) {
+      const now = progress();
+      if (now !== seen) {
+        seen = now;
+        deadline = Math.min(performance.now() + timeoutMs, start + capMs);
+      }
+    }
     const v = await check().catch((error) => {
       if (fatal) throw error;
       return undefined;
     });
     if (v) return { value: v, tries };
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what} after ${tries} tries`);
+    if (performance.now() > deadline)
+      throw new Error(
+        `timed out waiting for ${what} after ${tries} tries (${((performance.now() - start) / 1000).toFixed(0)} s)`,
+      );
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }

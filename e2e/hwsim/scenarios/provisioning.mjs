@@ -77,6 +77,13 @@ const phone = (...args) =>
     json,
   );
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const logSize = (file) => {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+};
 
 // --- systemd's side: the notification socket ---------------------------------------------------
 // The bundle's own addon receives the datagrams (Node has no unix datagram sockets).
@@ -122,6 +129,8 @@ function startDevice() {
   device = d;
   return d;
 }
+/** What the device has printed and shown so far: while it grows, the device is working. */
+const deviceActivity = () => deviceLog.length + views.length;
 /** Throws as soon as the device process has exited: no wait outlives the device. */
 function deviceAlive(what) {
   if (device?.exit)
@@ -137,7 +146,7 @@ async function waitReady(d, timeoutMs = 240_000) {
       if (!n) deviceAlive('READY=1');
       return n;
     },
-    { timeoutMs, intervalMs: 100, fatal: true },
+    { timeoutMs, intervalMs: 100, fatal: true, progress: deviceActivity },
   );
   return r.value;
 }
@@ -208,7 +217,7 @@ const waitView = (what, pred, timeoutMs = 90_000, unless = null) =>
         );
       return pred(v) && v;
     },
-    { timeoutMs, intervalMs: 250, fatal: true },
+    { timeoutMs, intervalMs: 250, fatal: true, progress: deviceActivity },
   ).then((r) => r.value);
 const isFailed = (v) => v.screen === 'setup' && v.phase === 'Failed';
 function hostileHost() {
@@ -260,11 +269,9 @@ async function phoneJoins(fields, { ns = 'phone', name = 'phone', pmf = 0 } = {}
     conf: `network={\n\tssid="${fields.S}"\n\tpsk="${fields.P}"\n\tkey_mgmt=WPA-PSK\n\tieee80211w=${pmf}\n}\n`,
   });
   const joined = await waitFor(
-    'station COMPLETED',
+    `${name} COMPLETED`,
     async () => /wpa_state=COMPLETED/.test((await sta.cli('status')).stdout),
-    {
-      timeoutMs: 90_000,
-    },
+    { timeoutMs: 90_000, progress: () => logSize(sta.log) },
   );
   return { ...sta, polls: joined.tries };
 }
@@ -495,7 +502,7 @@ try {
     await waitFor(
       'phone back on the AP',
       async () => /wpa_state=COMPLETED/.test((await sta.cli('status')).stdout),
-      { timeoutMs: 90_000 },
+      { timeoutMs: 90_000, progress: () => logSize(sta.log) },
     );
     let lastForm = null;
     form = (
