@@ -2,14 +2,15 @@
 // bench/appliance: the runtime of `waved start` (Area A and Area B, on the simulator's radio and
 // hardware, with the reference cloud in another process) against a bare `node` process started
 // the same way: time from spawn to READY=1 on a real NOTIFY_SOCKET, CPU until then, and idle RSS.
-// Also the Wi-Fi service alone (--no-device) and form submit -> Connected. Needs `npm run build`.
-// Writes bench/results/appliance.json.
-import { execFileSync, spawn } from 'node:child_process';
+// Also the Wi-Fi service alone (--no-device). Needs `npm run build`. Writes
+// bench/results/appliance.json through bench/lib/results.mjs.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cpuOf, median, ratio, spread, startRecord } from '../lib/results.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -20,7 +21,6 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const require = createRequire(path.join(appliance, 'package.json'));
 /** @waved/native as the appliance resolves it (its unix datagram socket sends sd_notify). */
 const nativeUrl = pathToFileURL(require.resolve('@waved/native')).href;
-const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 if (!fs.existsSync(path.join(appliance, 'dist/cli.js'))) {
   console.error('build first: npm run build');
@@ -31,15 +31,18 @@ function rssKiB(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 }
 function cpuSeconds(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) / TICKS;
+  const { user, sys } = cpuOf(pid);
+  return user + sys;
 }
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const spread = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), n: xs.length });
+
+// Whatever happens, every process started here is stopped and its data directory removed.
+const started = new Set();
+process.on('exit', () => {
+  for (const { child, dir } of started) {
+    child.kill('SIGKILL');
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 /** A unix datagram socket as a service manager binds it; resolves the time READY=1 arrives. */
 async function notifySocket(file) {
@@ -77,11 +80,14 @@ async function measure(args, env = {}) {
     env: { ...process.env, ...env, NOTIFY_SOCKET: sock },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  const handle = { child, dir };
+  started.add(handle);
   let err = '';
   child.stderr.on('data', (d) => {
     err += d;
   });
   const exited = new Promise((r) => child.on('exit', r));
+  exited.then(() => started.delete(handle));
   const ready = await Promise.race([
     listener.ready,
     exited.then(() => {
@@ -125,6 +131,7 @@ async function startCloud() {
     ],
     { cwd: appliance, stdio: ['ignore', 'pipe', 'inherit'] },
   );
+  started.add({ child });
   const url = await new Promise((resolve, reject) => {
     child.stdout.once('data', (d) => resolve(String(d).trim()));
     child.once('exit', (code) => reject(new Error(`cloud server exited ${code}`)));
@@ -174,56 +181,39 @@ for (const [label, r] of [
 }
 console.log(`goals: idle RSS of the full runtime <= 2.0x bare node; start to READY=1 <= 1000 ms`);
 
-// bench/results/appliance.json, in the shape of the other benchmarks' records
-const busy = os.loadavg()[0] > os.cpus().length / 2;
-const record = {
-  name: 'appliance',
-  date: new Date().toISOString(),
-  machine: {
-    cpus: os.cpus().length,
-    model: os.cpus()[0]?.model ?? 'unknown',
-    kernel: `${os.type()} ${os.release()}`,
-    node: process.version,
+const record = startRecord('appliance', {
+  method: `${RUNS} runs per side; READY=1 on a unix datagram NOTIFY_SOCKET, timed from spawn; CPU (user+sys) of the process at READY=1; idle RSS = median of 5 /proc samples 200 ms apart after 3 s of idling; medians of the runs`,
+});
+record.side(
+  'ours',
+  `node ${path.relative(repo, bin)} sim --cloud-url <reference server in another process> --no-auto-setup --no-device-demo --port 0 --screen-port 0 --no-screen`,
+  'the runtime of waved start (Area A and Area B) on the simulated radio and hardware',
+);
+record.side('wifiOnly', `node ${path.relative(repo, bin)} sim --no-device …`, 'Area A alone');
+record.side(
+  'peer',
+  'node --input-type=module -e <send READY=1 through @waved/native, then idle>',
+  'bare node started the same way',
+);
+record.finish({
+  idleRss: {
+    label: 'idle RSS, full runtime (Area A and B), vs bare node (goal <= 2.0x)',
+    ...ratio(full.rss.median / 1024, bare.rss.median / 1024, { unit: 'MiB', better: 'lower' }),
+    spread: { ours: full.rss, peer: bare.rss },
   },
-  load: {
-    end: os.loadavg().map((l) => Number(l.toFixed(2))),
-    busy,
-    note: busy ? 'taken while the machine was busy: not a final figure' : 'taken on a quiet machine',
+  idleRssWifiOnly: {
+    label: 'idle RSS, Wi-Fi service only, vs bare node',
+    ...ratio(wifi.rss.median / 1024, bare.rss.median / 1024, { unit: 'MiB', better: 'lower' }),
+    spread: { ours: wifi.rss, peer: bare.rss },
   },
-  method: `${RUNS} runs per side; READY=1 on a unix datagram NOTIFY_SOCKET, timed from spawn; CPU (user+sys) of the process at READY=1; idle RSS = median of 5 samples 200 ms apart after 3 s of idling`,
-  sides: {
-    ours: {
-      command: `node ${path.relative(repo, bin)} sim --cloud-url <reference server in another process> --no-auto-setup --no-device-demo --port 0 --screen-port 0 --no-screen`,
-      what: 'the runtime of waved start (Area A and Area B) on the simulated radio and hardware',
-    },
-    wifiOnly: { command: `node ${path.relative(repo, bin)} sim --no-device …`, what: 'Area A alone' },
-    peer: { command: 'node -e <send READY=1, then idle>', what: 'bare node started the same way' },
+  startToReady: {
+    label: 'start to READY=1, full runtime, vs bare node (goal <= 1000 ms)',
+    ...ratio(full.ready.median, bare.ready.median, { unit: 'ms', better: 'lower' }),
+    spread: { ours: full.ready, peer: bare.ready },
   },
-  figures: {
-    idleRss: {
-      ours: full.rss,
-      peer: bare.rss,
-      unit: 'KiB',
-      ratio: full.rss.median / bare.rss.median,
-      goal: '<= 2.0',
-    },
-    idleRssWifiOnly: {
-      ours: wifi.rss,
-      peer: bare.rss,
-      unit: 'KiB',
-      ratio: wifi.rss.median / bare.rss.median,
-    },
-    startToReady: {
-      ours: full.ready,
-      peer: bare.ready,
-      unit: 'ms',
-      ratio: full.ready.median / bare.ready.median,
-      goal: '<= 1000 ms',
-    },
-    cpuToReady: { ours: full.cpu, peer: bare.cpu, unit: 's', ratio: full.cpu.median / bare.cpu.median },
+  cpuToReady: {
+    label: 'CPU until READY=1, full runtime, vs bare node',
+    ...ratio(full.cpu.median, bare.cpu.median, { unit: 's', better: 'lower' }),
+    spread: { ours: full.cpu, peer: bare.cpu },
   },
-};
-const out = path.join(repo, 'bench/results');
-fs.mkdirSync(out, { recursive: true });
-fs.writeFileSync(path.join(out, 'appliance.json'), `${JSON.stringify(record, null, 2)}\n`);
-console.log(`results: bench/results/appliance.json${busy ? ' (BUSY machine)' : ''}`);
+});

@@ -1,45 +1,58 @@
-// 4-way exchanges (DORA) per second at 0 % drops: perfdhcp against @waved/dhcp-server and against
-// dnsmasq --no-ping, on the same namespace pair, in one run. Two pairings: leases in memory (ours
-// without a store, dnsmasq --leasefile-ro) and leases on disk (ours with createFileLeaseStore,
-// dnsmasq with its lease file, which it rewrites and fsyncs on every change).
+// DHCP, like for like: perfdhcp (Kea) against @waved/dhcp-server and against dnsmasq
+// --quiet-dhcp, on the same veth pair between two network namespaces, in one run.
 //
-// Each server climbs its own ladder of rates (250-steps up to 2000, 500-steps above; after the first
-// failure it goes back to its last clean rate and climbs in 100-steps), one rung per round, the
-// servers taking turns in a rotating order, each run on a fresh pool. A rung is held when perfdhcp
-// counts no dropped DISCOVER or REQUEST in one of up to three tries.
+// dnsmasq runs as its users run it on a small device, minus logging: without --quiet-dhcp it formats
+// and writes four log lines per exchange (even to /dev/null) and ours logs nothing, so both are
+// quiet. Two client behaviours: perfdhcp's default (no broadcast flag: dnsmasq unicasts the reply to
+// the offered address by writing the ARP cache, which a UDP socket cannot do, so ours broadcasts)
+// and `perfdhcp -B` (the broadcast flag: both servers broadcast every reply).
 //
-// perfdhcp stops listening the moment its test period (-p) ends, so without an exit wait (-W) the
-// exchange still in flight at that instant is counted as a drop although the server answered it:
-// kernel counters then show every datagram delivered to perfdhcp's socket. -W collects those late
-// replies; the rate is the completed exchanges over the test period. Every line carries the UDP
-// counters (/proc/net/snmp) of both namespaces, the server's CPU per exchange (/proc/<pid>/stat) and,
-// for ours, its own counters, so a drop can be attributed to a socket buffer, the server or perfdhcp.
-// Needs root, perfdhcp (kea-admin), dnsmasq.
+// 1. CPU per exchange (the headline): each server at fixed rates (BENCH_DHCP_RATES, default
+//    250,1000,4000 exchanges/s), in rounds that alternate the order, each on a fresh server that
+//    first gets a warm-up run at the same rate (BENCH_DHCP_WARMUP_SECONDS, default 2; a DHCP
+//    server runs for days, so start-up and JIT compilation are not per-exchange costs, and the
+//    start-up CPU is reported on its own); the server's CPU time (every thread, from
+//    /proc/<pid>/task/*/schedstat, in ns) over the exchanges perfdhcp completed in the measured
+//    run. A rate counts only when held at 0 % drops.
+// 2. Exchanges/s at 0 % drops: each server climbs its own ladder of rates (250-steps to 2000,
+//    500-steps above, then 100-steps after the first failure), up to three tries a rung.
+// 3. Leases on disk, labelled as different durability: ours with createFileLeaseStore writes a
+//    new holder atomically (temp file, fsync, rename, directory fsync) before its ACK leaves;
+//    dnsmasq with --dhcp-leasefile answers first and rewrites (and fsyncs) its lease file after
+//    that main-loop turn. CPU per exchange at fixed rates (BENCH_DHCP_FILE_RATES, default
+//    250,1000); no goal (the guarantees differ).
+//
+// perfdhcp runs with -W (exit wait): without it, the exchange in flight when its test period ends
+// counts as a drop although it was answered; the rate is completed exchanges over the period. Every
+// line carries both namespaces' UDP counters and, for ours, its own counters, so a drop can be
+// attributed. Needs root, perfdhcp (Debian kea-admin) and dnsmasq.
+//
+// Environment: BENCH_DHCP_SECONDS (per perfdhcp run, default 5), BENCH_DHCP_RATES, BENCH_ROUNDS
+// (default 3), BENCH_DHCP_MAX_RATE (top of the ladder, default 8000), BENCH_DHCP_PARTS (default
+// "cpu,ladder,file"), BENCH_DHCP_CLIENTS (perfdhcp -R, default 100; the pool holds 151).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { have, median, ratio, round, shellLine, spread, startRecord } from '../lib/results.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_DHCP_SECONDS ?? 5);
-const EXIT_WAIT_MS = Number(process.env.BENCH_DHCP_EXIT_WAIT_MS ?? 100); // perfdhcp -W
+const EXIT_WAIT_MS = Number(process.env.BENCH_DHCP_EXIT_WAIT_MS ?? 100);
+const WARMUP = Number(process.env.BENCH_DHCP_WARMUP_SECONDS ?? 2);
 const MAX_RATE = Number(process.env.BENCH_DHCP_MAX_RATE ?? 8000);
+const RATES = (process.env.BENCH_DHCP_RATES ?? '250,1000,4000').split(',').map(Number);
+// dnsmasq with its lease file holds a few thousand exchanges/s at most; the pairing stays below that
+const FILE_RATES = (process.env.BENCH_DHCP_FILE_RATES ?? '250,1000').split(',').map(Number);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PARTS = (process.env.BENCH_DHCP_PARTS ?? 'cpu,ladder,file').split(',');
+const CLIENTS = Number(process.env.BENCH_DHCP_CLIENTS ?? 100);
+const TRIES = 3;
 const FINE_STEP = 100;
 const coarseStep = (rate) => (rate < 2000 ? 250 : 500);
-const CLIENTS = Number(process.env.BENCH_DHCP_CLIENTS ?? 100); // perfdhcp -R: distinct MACs (pool holds 151)
-const MODES = (process.env.BENCH_DHCP_MODES ?? 'memory,file').split(',');
-const TRIES = Number(process.env.BENCH_DHCP_TRIES ?? 3);
 
-function have(program) {
-  try {
-    execFileSync('sh', ['-c', 'command -v "$1"', 'sh', program], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 if (process.getuid?.() !== 0 || !have('perfdhcp') || !have('dnsmasq')) {
   console.error('bench/dhcp needs root, perfdhcp (Debian kea-admin) and dnsmasq; see .ci/run');
   process.exit(1);
@@ -71,7 +84,7 @@ for (const ns of [AP, PH]) {
 }
 run('ip', ['link', 'add', 'ap0', 'netns', AP, 'type', 'veth', 'peer', 'name', 'ph0', 'netns', PH]);
 run('ip', ['netns', 'exec', AP, 'ip', 'addr', 'add', '192.168.2.1/24', 'dev', 'ap0']);
-run('ip', ['netns', 'exec', PH, 'ip', 'addr', 'add', '192.168.2.10/24', 'dev', 'ph0']); // perfdhcp needs one (lab.md §5)
+run('ip', ['netns', 'exec', PH, 'ip', 'addr', 'add', '192.168.2.10/24', 'dev', 'ph0']); // perfdhcp needs one
 run('ip', ['netns', 'exec', AP, 'ip', 'link', 'set', 'ap0', 'up']);
 run('ip', ['netns', 'exec', PH, 'ip', 'link', 'set', 'ph0', 'up']);
 
@@ -107,42 +120,39 @@ function stop(child) {
   });
 }
 
+// ---- the servers, exactly as started
+const oursArgv = (store) => [
+  process.execPath,
+  path.join(here, 'server.mjs'),
+  'ap0',
+  ...(store ? [store] : []),
+];
+const dnsmasqArgv = (leases) => [
+  'dnsmasq',
+  '--keep-in-foreground',
+  '--conf-file=/dev/null',
+  '--port=0',
+  '--interface=ap0',
+  '--bind-interfaces',
+  '--dhcp-range=192.168.2.50,192.168.2.200,12h',
+  leases ? `--dhcp-leasefile=${leases}` : '--leasefile-ro',
+  '--dhcp-authoritative',
+  '--no-ping',
+  '--quiet-dhcp',
+  '--dhcp-option=option:dns-server,192.168.2.1',
+  '--dhcp-option=114,"http://192.168.2.1/"',
+  '--user=root',
+  '--log-facility=/dev/null',
+];
+
 async function startOurs(withStore) {
-  const store = withStore ? [path.join(dir, `ours-${Date.now()}.json`)] : [];
-  return start(
-    'ip',
-    ['netns', 'exec', AP, process.execPath, path.join(here, 'server.mjs'), 'ap0', ...store],
-    (o) => o.includes('ready'),
-  );
+  const store = withStore ? path.join(dir, `ours-${Date.now()}.json`) : undefined;
+  return start('ip', ['netns', 'exec', AP, ...oursArgv(store)], (o) => o.includes('ready'));
 }
 
 async function startDnsmasq(withFile) {
-  const leases = withFile
-    ? [`--dhcp-leasefile=${path.join(dir, `dnsmasq-${Date.now()}.leases`)}`]
-    : ['--leasefile-ro'];
-  const s = await start(
-    'ip',
-    [
-      'netns',
-      'exec',
-      AP,
-      'dnsmasq',
-      '--keep-in-foreground',
-      '--conf-file=/dev/null',
-      '--port=0',
-      '--interface=ap0',
-      '--bind-interfaces',
-      '--dhcp-range=192.168.2.50,192.168.2.200,12h',
-      ...leases,
-      '--dhcp-authoritative',
-      '--no-ping',
-      '--dhcp-option=option:dns-server,192.168.2.1',
-      '--dhcp-option=114,"http://192.168.2.1/"',
-      '--user=root',
-      '--log-facility=/dev/null',
-    ],
-    () => true,
-  );
+  const leases = withFile ? path.join(dir, `dnsmasq-${Date.now()}.leases`) : undefined;
+  const s = await start('ip', ['netns', 'exec', AP, ...dnsmasqArgv(leases)], () => true);
   // no readiness line without logging: wait for its socket on :67
   for (let i = 0; i < 100; i++) {
     if (/:67\b[\s\S]*dnsmasq/.test(run('ip', ['netns', 'exec', AP, 'ss', '-lunp']))) break;
@@ -151,23 +161,14 @@ async function startDnsmasq(withFile) {
   return s;
 }
 
-const servers = {};
-if (MODES.includes('memory')) {
-  servers.ours = () => startOurs(false);
-  servers['dnsmasq --leasefile-ro'] = () => startDnsmasq(false);
-}
-if (MODES.includes('file')) {
-  servers['ours + lease file'] = () => startOurs(true);
-  servers['dnsmasq + lease file'] = () => startDnsmasq(true);
-}
-const pairs = [
-  ['in memory', 'ours', 'dnsmasq --leasefile-ro'],
-  ['lease file', 'ours + lease file', 'dnsmasq + lease file'],
-].filter(([, a, b]) => servers[a] && servers[b]);
+const servers = {
+  ours: () => startOurs(false),
+  dnsmasq: () => startDnsmasq(false),
+  'ours + lease file': () => startOurs(true),
+  'dnsmasq + lease file': () => startDnsmasq(true),
+};
 
-const CLK_TCK = Number(run('getconf', ['CLK_TCK']).trim()) || 100;
-
-/** Udp: counters of a namespace (InDatagrams, InErrors, RcvbufErrors, SndbufErrors, ...). */
+/** Udp: counters of a namespace (InDatagrams, RcvbufErrors, SndbufErrors, ...). */
 function udpCounters(ns) {
   const lines = run('ip', ['netns', 'exec', ns, 'cat', '/proc/net/snmp'])
     .split('\n')
@@ -179,36 +180,46 @@ function udpCounters(ns) {
 const udpDelta = (before, after) =>
   Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - before[k]]));
 
-/** CPU ticks (user + system) a process has used; `ip netns exec` execs, so the child's pid is the server. */
-function cpuTicks(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of proc(5))
+/** CPU time of every thread of a process, ns (/proc/<pid>/task/<tid>/schedstat, first field). */
+function cpuNs(pid) {
+  let total = 0;
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      /* a thread that just exited */
+    }
+  }
+  return total;
 }
 
-function perfdhcp(rate) {
+const perfdhcpArgv = (rate, broadcast) => [
+  'perfdhcp',
+  '-4',
+  ...(broadcast ? ['-B'] : []),
+  '-l',
+  'ph0',
+  '-r',
+  String(rate),
+  '-R',
+  String(CLIENTS),
+  '-p',
+  String(SECONDS),
+  '-W',
+  String(EXIT_WAIT_MS * 1000),
+];
+
+function warmUp(rate, broadcast) {
+  const argv = perfdhcpArgv(rate, broadcast).map((a, i, all) => (all[i - 1] === '-p' ? String(WARMUP) : a));
+  spawnSync('ip', ['netns', 'exec', PH, ...argv], { stdio: 'ignore', timeout: (WARMUP + 30) * 1000 });
+}
+
+function perfdhcp(rate, broadcast) {
   // perfdhcp exits with 3 when packets were dropped; its report is on stdout either way.
-  const r = spawnSync(
-    'ip',
-    [
-      'netns',
-      'exec',
-      PH,
-      'perfdhcp',
-      '-4',
-      '-l',
-      'ph0',
-      '-r',
-      String(rate),
-      '-R',
-      String(CLIENTS),
-      '-p',
-      String(SECONDS),
-      '-W',
-      String(EXIT_WAIT_MS * 1000),
-    ],
-    { encoding: 'utf8', timeout: (SECONDS + 30) * 1000 },
-  );
+  const r = spawnSync('ip', ['netns', 'exec', PH, ...perfdhcpArgv(rate, broadcast)], {
+    encoding: 'utf8',
+    timeout: (SECONDS + 30) * 1000,
+  });
   const out = r.stdout ?? '';
   if (!out.includes('4-way exchanges/second')) throw new Error(`perfdhcp failed (${r.status}): ${r.stderr}`);
   const sections = out.split('***Statistics for: ');
@@ -216,15 +227,13 @@ function perfdhcp(rate) {
   const stat = (name, key) => Number(new RegExp(`${key}: ([\\d.]+)`).exec(section(name))?.[1] ?? Number.NaN);
   const acks = stat('REQUEST-ACK', 'received packets');
   return {
-    // completed exchanges over the sending period (perfdhcp's own Rate also divides by the exit wait)
-    rate: acks / SECONDS,
+    rate: acks / SECONDS, // completed exchanges over the sending period
     acks,
-    sent: stat('DISCOVER-OFFER', 'sent packets'),
     dropsDO: stat('DISCOVER-OFFER', 'drops'),
     dropsRA: stat('REQUEST-ACK', 'drops'),
     delayDO: stat('DISCOVER-OFFER', 'avg delay'),
     delayRA: stat('REQUEST-ACK', 'avg delay'),
-    // perfdhcp's own correctness checks: an address handed to two clients, or a lease it rejects
+    // perfdhcp's own checks: an address handed to two clients, or a lease it rejects
     wrong:
       stat('DISCOVER-OFFER', 'non unique addresses') +
       stat('REQUEST-ACK', 'non unique addresses') +
@@ -233,24 +242,32 @@ function perfdhcp(rate) {
   };
 }
 
-/** One try: a fresh server, perfdhcp at `target`, and the counters around it. */
-async function attempt(name, target) {
+/**
+ * One try: a fresh server, a warm-up run at the same rate (not measured: a DHCP server runs for
+ * days, so its start-up and JIT compilation are not per-exchange costs; both sides get the same
+ * warm-up, and the start-up CPU is reported on its own), then perfdhcp at `target` and the
+ * counters around it.
+ */
+async function attempt(name, target, broadcast) {
   const server = await servers[name]();
   const pid = server.child.pid;
+  const startCpuNs = cpuNs(pid);
+  if (WARMUP > 0) warmUp(target, broadcast);
   const ap0 = udpCounters(AP);
   const ph0 = udpCounters(PH);
-  const cpu0 = cpuTicks(pid);
+  const cpu0 = cpuNs(pid);
   let result;
   let cpu;
   try {
-    result = perfdhcp(target);
-    cpu = cpuTicks(pid) - cpu0;
+    result = perfdhcp(target, broadcast);
+    cpu = cpuNs(pid) - cpu0;
   } finally {
     await stop(server.child);
   }
+  result.startCpuMs = startCpuNs / 1e6;
   result.ap = udpDelta(ap0, udpCounters(AP));
   result.ph = udpDelta(ph0, udpCounters(PH));
-  result.cpuUs = ((cpu / CLK_TCK) * 1e6) / Math.max(1, result.acks); // µs of server CPU per exchange
+  result.cpuUs = cpu / 1000 / Math.max(1, result.acks); // µs of server CPU per completed exchange
   const statsLine = server
     .output()
     .split('\n')
@@ -261,80 +278,200 @@ async function attempt(name, target) {
   return result;
 }
 
-const names = Object.keys(servers);
-const width = Math.max(...names.map((n) => n.length));
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
 const fmt = (r) => {
   const ours = r.stats
     ? `  ours rx ${r.stats.received} tx ${r.stats.offer + r.stats.ack + r.stats.nak} err ${r.stats.sendErrors + r.stats.handlerErrors + r.stats.storeErrors}`
     : '';
   return (
     `${r.rate.toFixed(0).padStart(5)} DORA/s  drops ${String(r.dropsDO).padStart(3)}/${String(r.dropsRA).padEnd(3)}` +
-    `  delay ${r.delayDO.toFixed(2)}/${r.delayRA.toFixed(2)} ms  cpu ${r.cpuUs.toFixed(0).padStart(3)} µs/DORA` +
-    `  udp srv in ${r.ap.InDatagrams} out ${r.ap.OutDatagrams} rcvbuf ${r.ap.RcvbufErrors} sndbuf ${r.ap.SndbufErrors}` +
-    `  perfdhcp in ${r.ph.InDatagrams} rcvbuf ${r.ph.RcvbufErrors} inerr ${r.ph.InErrors}${ours}`
+    `  delay ${r.delayDO.toFixed(2)}/${r.delayRA.toFixed(2)} ms  cpu ${r.cpuUs.toFixed(1).padStart(6)} µs/DORA` +
+    `  udp srv in ${r.ap.InDatagrams} out ${r.ap.OutDatagrams} rcvbuf ${r.ap.RcvbufErrors}` +
+    `  perfdhcp in ${r.ph.InDatagrams} rcvbuf ${r.ph.RcvbufErrors}${ours}`
   );
 };
 
-console.log(
-  `perfdhcp -4 -R ${CLIENTS} -p ${SECONDS} -W ${EXIT_WAIT_MS * 1000} at each -r; pool 192.168.2.50-200 (151); dnsmasq --no-ping`,
+const modes = [
+  ['default', false],
+  ['-B', true],
+];
+const record = startRecord('dhcp', {
+  method:
+    'perfdhcp against each server on one veth pair between two namespaces. CPU per exchange: server CPU (all threads, schedstat ns) over completed exchanges at fixed rates held at 0 % drops, fresh server per run after a warm-up run at the same rate, rounds alternating order; the goal figure is the highest ours/dnsmasq ratio over those rates and both client behaviours. Rate: highest ladder rung held at 0 % drops.',
+});
+record.side(
+  'ours',
+  `ip netns exec <ap> ${shellLine(oursArgv()).replace(process.execPath, 'node').replace(here, 'bench/dhcp')}`,
+  'createDhcpServer, leases in memory',
 );
-console.log(`machine: ${os.cpus().length} cores, load average at start ${load()} (shared)`);
+record.side('peer', `ip netns exec <ap> ${shellLine(dnsmasqArgv())}`);
+record.side(
+  'load',
+  `ip netns exec <phone> ${shellLine(perfdhcpArgv('<rate>', false))}`,
+  'and the same with -B',
+);
+record.side(
+  'ours + lease file',
+  shellLine(oursArgv('<file>')).replace(process.execPath, 'node').replace(here, 'bench/dhcp'),
+  'createFileLeaseStore',
+);
+record.side('dnsmasq + lease file', shellLine(dnsmasqArgv('<file>')));
+console.log(
+  `perfdhcp -4 -R ${CLIENTS} -p ${SECONDS} -W ${EXIT_WAIT_MS * 1000}; pool 192.168.2.50-200 (151); dnsmasq --no-ping --quiet-dhcp`,
+);
+const figures = {};
 
-// Per server: the next rate to try, its last clean result, and whether it is in the fine phase.
-const ladder = Object.fromEntries(names.map((n) => [n, { next: 250, best: null, fine: false, done: false }]));
-const cpuAt = Object.fromEntries(names.map((n) => [n, new Map()]));
-let turn = 0;
-while (names.some((n) => !ladder[n].done)) {
-  const order = names.map((_, i) => names[(i + turn) % names.length]).filter((n) => !ladder[n].done);
-  turn++;
-  for (const name of order) {
-    const l = ladder[name];
-    const target = l.next;
-    let result;
-    for (let t = 0; t < TRIES; t++) {
-      result = await attempt(name, target);
-      if (result.clean) break;
+// ---- 1. CPU per exchange at fixed rates
+async function fixedRates(pair, label, rates) {
+  const cpu = { startup: Object.fromEntries(pair.map((n) => [n, []])) }; // mode -> rate -> name -> [µs]
+  for (const [mode, broadcast] of modes) {
+    cpu[mode] = {};
+    for (const rate of rates) {
+      cpu[mode][rate] = Object.fromEntries(pair.map((n) => [n, []]));
+      const failed = new Set(); // a server that dropped in every try of a round is not tried again
+      for (let r = 0; r < ROUNDS; r++) {
+        for (const name of r % 2 ? [...pair].reverse() : pair) {
+          if (failed.has(name)) continue;
+          let result;
+          for (let t = 0; t < TRIES; t++) {
+            result = await attempt(name, rate, broadcast);
+            if (result.clean) break;
+          }
+          console.log(
+            `  ${label} ${mode.padEnd(7)} -r ${String(rate).padStart(5)}  ${name.padEnd(20)} ${fmt(result)}  ${result.clean ? 'ok' : 'DROPS'}`,
+          );
+          if (result.clean) cpu[mode][rate][name].push(result.cpuUs);
+          else failed.add(name);
+          cpu.startup[name].push(result.startCpuMs);
+        }
+      }
     }
-    console.log(
-      `  -r ${String(target).padStart(5)}  ${name.padEnd(width)}  ${fmt(result)}  ${result.clean ? 'ok' : 'DROPS'}`,
-    );
-    if (result.clean) {
-      l.best = { target, ...result };
-      cpuAt[name].set(target, result.cpuUs);
-      l.next = target + (l.fine ? FINE_STEP : coarseStep(target));
-      if (l.next > MAX_RATE) l.done = true;
-    } else if (!l.fine && l.best && l.best.target + FINE_STEP < target) {
-      l.fine = true;
-      l.next = l.best.target + FINE_STEP;
-    } else {
-      l.done = true;
+  }
+  return cpu;
+}
+
+const cpuLines = [];
+if (PARTS.includes('cpu')) {
+  console.log('\n1. server CPU per exchange at fixed rates (0 % drops)');
+  const cpu = await fixedRates(['ours', 'dnsmasq'], 'memory', RATES);
+  let worst;
+  for (const [mode] of modes) {
+    for (const rate of RATES) {
+      const o = cpu[mode][rate].ours;
+      const d = cpu[mode][rate].dnsmasq;
+      if (!o.length || !d.length) {
+        cpuLines.push(`${mode} ${rate}/s: no clean run for ${o.length ? 'dnsmasq' : 'ours'}`);
+        continue;
+      }
+      const r = median(o) / median(d);
+      cpuLines.push(
+        `perfdhcp ${mode} at ${rate}/s: ours ${median(o).toFixed(1)} µs, dnsmasq ${median(d).toFixed(1)} µs per exchange (${r.toFixed(2)}x)`,
+      );
+      const entry = {
+        label: `server CPU per exchange, perfdhcp ${mode} at ${rate}/s`,
+        ...ratio(median(o), median(d), { unit: 'µs', better: 'lower' }),
+        spread: spread(o.map((x, i) => round(x / (d[i] ?? median(d))))),
+      };
+      figures[`cpuPerExchange_${mode === '-B' ? 'B' : 'default'}_${rate}`] = entry;
+      if (!worst || entry.ratio > worst.ratio) worst = { ...entry };
     }
+  }
+  figures.startupCpu = {
+    label: 'server CPU from start to listening (ms, once per start; not in the per-exchange figures)',
+    ...ratio(median(cpu.startup.ours), median(cpu.startup.dnsmasq), { unit: 'ms', better: 'lower' }),
+  };
+  if (worst) {
+    figures.cpuPerExchange = {
+      ...worst,
+      label: `server CPU per exchange, goal figure: the highest ratio above (${worst.label.replace('server CPU per exchange, ', '')})`,
+    };
   }
 }
 
-const figure = (n) => (ladder[n].best ? ladder[n].best.rate : 0);
-console.log(
-  '\n4-way exchanges/s at 0 % drops (highest rate held; CPU per exchange at the top rate both held):',
-);
-for (const [label, a, b] of pairs) {
-  const ratio =
-    figure(b) > 0 ? `${(figure(a) / figure(b)).toFixed(2)}x` : 'n/a (dnsmasq dropped at every rate)';
-  const capped =
-    ladder[a].best?.target >= MAX_RATE && ladder[b].best?.target >= MAX_RATE
-      ? ` (both held the top rate ${MAX_RATE}/s)`
-      : '';
-  const common = [...cpuAt[a].keys()].filter((r) => cpuAt[b].has(r)).sort((x, y) => y - x)[0];
-  const cpu =
-    common === undefined
-      ? ''
-      : `  cpu at ${common}/s: ours ${cpuAt[a].get(common).toFixed(0)} µs, dnsmasq ${cpuAt[b].get(common).toFixed(0)} µs per DORA`;
-  console.log(
-    `  ${label.padEnd(10)}  ours ${figure(a).toFixed(0).padStart(5)}  dnsmasq ${figure(b).toFixed(0).padStart(5)}  ratio ${ratio}${capped}${cpu}`,
+// ---- 2. exchanges/s at 0 % drops
+if (PARTS.includes('ladder')) {
+  console.log('\n2. exchanges/s at 0 % drops (each server climbs its own ladder)');
+  let worst;
+  for (const [mode, broadcast] of modes) {
+    const names = ['ours', 'dnsmasq'];
+    const ladder = Object.fromEntries(
+      names.map((n) => [n, { next: 250, best: null, fine: false, done: false }]),
+    );
+    let turn = 0;
+    while (names.some((n) => !ladder[n].done)) {
+      const order = names.map((_, i) => names[(i + turn) % names.length]).filter((n) => !ladder[n].done);
+      turn++;
+      for (const name of order) {
+        const l = ladder[name];
+        const target = l.next;
+        let result;
+        for (let t = 0; t < TRIES; t++) {
+          result = await attempt(name, target, broadcast);
+          if (result.clean) break;
+        }
+        console.log(
+          `  ${mode.padEnd(7)} -r ${String(target).padStart(5)}  ${name.padEnd(8)} ${fmt(result)}  ${result.clean ? 'ok' : 'DROPS'}`,
+        );
+        if (result.clean) {
+          l.best = { target, ...result };
+          l.next = target + (l.fine ? FINE_STEP : coarseStep(target));
+          if (l.next > MAX_RATE) l.done = true;
+        } else if (!l.fine && l.best && l.best.target + FINE_STEP < target) {
+          l.fine = true;
+          l.next = l.best.target + FINE_STEP;
+        } else {
+          l.done = true;
+        }
+      }
+    }
+    const o = ladder.ours.best?.rate ?? 0;
+    const d = ladder.dnsmasq.best?.rate ?? 0;
+    const capped = ladder.ours.best?.target >= MAX_RATE && ladder.dnsmasq.best?.target >= MAX_RATE;
+    const entry = {
+      label: `exchanges/s at 0 % drops, perfdhcp ${mode}${capped ? ` (both held the ladder's top, ${MAX_RATE}/s)` : ''}`,
+      ...ratio(o, d, { unit: '/s', better: 'higher' }),
+      cpuAtTop: {
+        ours: round(ladder.ours.best?.cpuUs ?? Number.NaN),
+        dnsmasq: round(ladder.dnsmasq.best?.cpuUs ?? Number.NaN),
+      },
+    };
+    figures[`rateAtZeroDrops_${mode === '-B' ? 'B' : 'default'}`] = entry;
+    if (!worst || entry.ratio < worst.ratio) worst = entry;
+    console.log(
+      `  ${mode}: ours ${o.toFixed(0)}/s, dnsmasq ${d.toFixed(0)}/s at 0 % drops (${(o / d).toFixed(2)}x)${capped ? ', both at the top of the ladder' : ''}; CPU per exchange at that rate: ours ${entry.cpuAtTop.ours} µs, dnsmasq ${entry.cpuAtTop.dnsmasq} µs`,
+    );
+  }
+  figures.rateAtZeroDrops = {
+    ...worst,
+    label: `exchanges/s at 0 % drops, goal figure: the lower ratio above (${worst.label.replace('exchanges/s at 0 % drops, ', '')})`,
+  };
+}
+
+// ---- 3. leases on disk (different durability)
+if (PARTS.includes('file')) {
+  console.log('\n3. leases on disk: different durability (see the header), no goal');
+  const cpu = await fixedRates(['ours + lease file', 'dnsmasq + lease file'], 'file  ', FILE_RATES);
+  for (const [mode] of modes) {
+    for (const rate of FILE_RATES) {
+      const o = cpu[mode][rate]['ours + lease file'];
+      const d = cpu[mode][rate]['dnsmasq + lease file'];
+      if (!o.length || !d.length) continue;
+      figures[`leaseFileCpu_${mode === '-B' ? 'B' : 'default'}_${rate}`] = {
+        label: `server CPU per exchange with a lease file (different durability), perfdhcp ${mode} at ${rate}/s`,
+        ...ratio(median(o), median(d), { unit: 'µs', better: 'lower' }),
+      };
+    }
+  }
+  record.note(
+    'lease-file figures compare different durability: ours writes a new holder atomically (temp file, fsync, rename, directory fsync) before its ACK leaves; dnsmasq answers first and rewrites (and fsyncs) its lease file after that main-loop turn',
   );
 }
-console.log(`machine: ${os.cpus().length} cores, load average at end ${load()} (shared)`);
+
+console.log('\nsummary:');
+for (const l of cpuLines) console.log(`  ${l}`);
+for (const [id, f] of Object.entries(figures)) {
+  if (id.startsWith('rateAtZeroDrops') || id.startsWith('leaseFile'))
+    console.log(`  ${f.label}: ours ${f.ours}, dnsmasq ${f.peer} (${f.ratio}x)`);
+}
+if (figures.cpuPerExchange)
+  console.log(`  ${figures.cpuPerExchange.label}: ${figures.cpuPerExchange.ratio}x`);
+record.finish(figures);

@@ -24,6 +24,13 @@ export interface BtPort {
   readonly isOpen?: boolean;
 }
 
+/**
+ * The module client's partial-frame timeout, ms. The longest frame (258 bytes) takes 22.4 ms at
+ * 115 200 baud and 67 ms at 38 400, so 100 ms never cuts a real frame short at those rates; on a
+ * slower link pass a larger `decoder.partialTimeoutMs`.
+ */
+const BT_MODULE_PARTIAL_TIMEOUT_MS = 100;
+
 /** Timer functions, injectable so timeouts are tested without waiting. */
 export interface BtTimers {
   setTimeout(fn: () => void, ms: number): unknown;
@@ -44,7 +51,11 @@ export interface BtModuleOptions {
    * calls `port.drain()` (tcdrain), which fails on a hung-up line without sending any byte.
    */
   probeIntervalMs?: number;
-  /** Options for the frame decoder (maxPayload, partialTimeoutMs, now). */
+  /**
+   * Options for the frame decoder (maxPayload, partialTimeoutMs, now). `partialTimeoutMs` defaults
+   * to 100 ms here, so a reply that line noise hid behind a false start is found within 100 ms
+   * instead of after up to 255 more bytes; pass `partialTimeoutMs: undefined` to turn it off.
+   */
   decoder?: FrameDecoderOptions;
   timers?: BtTimers;
 }
@@ -146,7 +157,7 @@ export function createBtModule(options: BtModuleOptions): BtModule {
   const replyType = options.replyType ?? 2;
   const probeIntervalMs = options.probeIntervalMs ?? 1000;
   const timers = options.timers ?? defaultTimers;
-  const decoder = createFrameDecoder(options.decoder);
+  const decoder = createFrameDecoder({ partialTimeoutMs: BT_MODULE_PARTIAL_TIMEOUT_MS, ...options.decoder });
   const emitter = new EventEmitter();
   const pending = new Map<number, Pending[]>();
   const subscribers = new Map<number, Set<(m: BtMessage) => void>>();

@@ -207,6 +207,29 @@ describe('createBtModule', () => {
     await m.close();
   });
 
+  it('finds a reply hidden behind a false start within 100 ms by default', async () => {
+    vi.useFakeTimers();
+    try {
+      const f = fakePort();
+      const m = createBtModule({ port: f.port, probeIntervalMs: 0, timers: globalThis });
+      const faults: string[] = [];
+      m.on('fault', (e) => faults.push(e.code));
+      const reply = m.send(0x0e, undefined, { timeoutMs: 1000 });
+      await vi.advanceTimersByTimeAsync(0);
+      // line noise `75 45 c8` claims a 200-byte frame; the module then answers and falls silent
+      f.reply(Buffer.concat([Buffer.from([0x75, 0x45, 200]), encodeFrame(frame(2, 0x0e, 0x01))]));
+      await vi.advanceTimersByTimeAsync(99);
+      expect(faults).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(faults).toEqual(['BT_FRAME_TIMEOUT']);
+      expect((await reply).data[0]).toBe(0x01);
+      expect(m.counters.timeouts).toBe(0);
+      await m.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('expires a stalled partial reply with the decoder timeout and still finds the reply inside it', async () => {
     vi.useFakeTimers();
     try {

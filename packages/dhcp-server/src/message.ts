@@ -189,7 +189,9 @@ const u32 = (n: number) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff;
 /**
  * Encodes `message` into `buf` at `offset` (or a new buffer) and returns the written bytes as a view.
  * Options longer than 255 bytes are split into consecutive instances (RFC 3396) instead of wrapping
- * the length byte; the message is zero-padded to 300 bytes (RFC 1542 §3.2.1).
+ * the length byte; the message is zero-padded to 300 bytes (RFC 1542 §3.2.1). Without `buf`, the
+ * result may share its ArrayBuffer with other small Buffers, as `Buffer.allocUnsafe` does: copy it
+ * before transferring `.buffer` to a worker.
  */
 export function encodeMessage(message: DhcpMessage, buf?: Uint8Array, offset = 0): Buffer {
   const m = message;
@@ -201,8 +203,12 @@ export function encodeMessage(message: DhcpMessage, buf?: Uint8Array, offset = 0
   checkField(m.sname.length <= 64, 'sname is at most 64 bytes');
   checkField(m.file.length <= 128, 'file is at most 128 bytes');
   const length = messageEncodingLength(m);
+  // A slice of Node's shared allocation pool, zeroed: a reply costs no backing store of its own
+  // (Buffer.alloc would allocate and later free one per reply).
   const out =
-    buf === undefined ? Buffer.alloc(length) : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+    buf === undefined
+      ? Buffer.allocUnsafe(length).fill(0)
+      : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   if (buf !== undefined) {
     if (!Number.isInteger(offset) || offset < 0 || out.length - offset < length) {
       throw new DhcpError('DHCP_ENCODE_BUFFER', `buffer too small: need ${length} bytes at offset ${offset}`);
@@ -232,6 +238,14 @@ export function encodeMessage(message: DhcpMessage, buf?: Uint8Array, offset = 0
     if (data.length === 0) {
       out[i++] = code;
       out[i++] = 0;
+      continue;
+    }
+    if (data.length <= 255) {
+      // the common case: one instance, no view to create
+      out[i++] = code;
+      out[i++] = data.length;
+      out.set(data, i);
+      i += data.length;
       continue;
     }
     for (let from = 0; from < data.length; from += 255) {

@@ -1,5 +1,6 @@
 import crypto, { type Hash } from 'node:crypto';
 import fsCb from 'node:fs';
+import os from 'node:os';
 import { verifyCmsSignature } from './cms.js';
 import { type CpioFormat, createCpioParser } from './cpio.js';
 import { OtaError } from './errors.js';
@@ -19,7 +20,11 @@ export interface VerifySwuOptions {
   hardwareRevision?: string;
   /** Every artefact must carry a sha256 (default true; SWUpdate demands it of signed packages). */
   requireHashes?: boolean;
-  /** Hash MD5 in a worker thread beside the cpio/sha256 work (default true). */
+  /**
+   * Hash MD5 in a worker thread beside the cpio/sha256 work. Default: when the process may run on
+   * more than one core (`os.availableParallelism()`, which honours the CPU affinity). On one core
+   * the worker only adds thread switches: inline hashing then takes less CPU and no more time.
+   */
   md5Worker?: boolean;
   /** Largest sw-description accepted (default 1 MiB). */
   maxDescriptionSize?: number;
@@ -107,12 +112,9 @@ export async function verifySwu(source: SwuSource, options: VerifySwuOptions = {
     if (ab.byteLength === CHUNK && pool.length < 6) pool.push(ab);
   };
 
+  const md5InWorker = options.md5Worker ?? os.availableParallelism() > 1;
   const md5: Md5Stream | undefined =
-    expectedMd5 === undefined
-      ? undefined
-      : options.md5Worker === false
-        ? createMd5(giveBack)
-        : createMd5Worker(giveBack);
+    expectedMd5 === undefined ? undefined : md5InWorker ? createMd5Worker(giveBack) : createMd5(giveBack);
 
   const entries: SwuEntry[] = [];
   const images: VerifiedArtifact[] = [];

@@ -106,6 +106,32 @@ describe('verifySwu (unsigned packages, no peers)', () => {
     expect(err.code).toBe(code);
   });
 
+  it.each([
+    ['an image', 'images'],
+    ['a file', 'files'],
+  ])(
+    'rejects %s whose bytes do not match the sha256 in sw-description, even when the MD5 matches',
+    async (_what, section) => {
+      const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+      const file = tmp.join(`sha-${section}.swu`);
+      // A well-formed archive (valid cpio crc) whose artefact is not the one the description names.
+      await writeCpio(file, [
+        {
+          name: 'sw-description',
+          data: `software = { version = "1"; ${section} = ( { filename = "a.img"; sha256 = "${sha256('image bytes')}"; } ); };`,
+        },
+        { name: 'a.img', data: 'image bytez' },
+      ]);
+      const err = (await verifySwu(file, { md5: md5(fs.readFileSync(file)) }).catch(
+        (e: unknown) => e,
+      )) as OtaError;
+      expect(err).toBeInstanceOf(OtaError);
+      expect(err.code).toBe('OTA_SWU_HASH_MISMATCH');
+      expect(err.message).toContain(`sha256 of a.img is ${sha256('image bytez')}`);
+      expect(err.message).toContain(`says ${sha256('image bytes')}`);
+    },
+  );
+
   it('accepts unhashed artefacts only when asked to', async () => {
     const file = tmp.join('unhashed.swu');
     await writeCpio(file, [

@@ -1,4 +1,9 @@
-export type LabErrorCode = 'LAB_NOT_ROOT' | 'LAB_PEER_MISSING' | 'LAB_COMMAND_FAILED' | 'LAB_TIMEOUT';
+export type LabErrorCode =
+  | 'LAB_NOT_ROOT'
+  | 'LAB_PEER_MISSING'
+  | 'LAB_COMMAND_FAILED'
+  | 'LAB_TIMEOUT'
+  | 'LAB_UNIT_PROJECT';
 
 export class LabError extends Error {
   override readonly name = 'LabError';

@@ -1,5 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { describe, it } from 'vitest';
+import { describe, inject, it } from 'vitest';
+import { LabError } from './errors.js';
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    /**
+     * Which vitest project runs the file: `unit` (cached by turbo, `npm run test:unit`) or `lab`
+     * (real peers or root, never cached, `npm run test:lab`). Set by `provide` in vitest.config.ts.
+     */
+    testKind?: 'unit' | 'lab';
+  }
+}
 
 export interface Requirement {
   /** The test needs uid 0 (network namespaces, port 53/67, chmod checks). */
@@ -46,6 +57,14 @@ export function needs(req: Requirement): Gate {
     ok,
     reason,
     describe(name, fn) {
+      // A unit run is cached by turbo, keyed on the sources only: a suite that depends on the
+      // machine's peers or on root must never be replayed from that cache.
+      if (inject('testKind') === 'unit') {
+        throw new LabError(
+          'LAB_UNIT_PROJECT',
+          `${name}: needs() in a unit test file; list the file under \`lab\` in vitest.config.ts (lab tests are never cached)`,
+        );
+      }
       if (ok) {
         describe(name, fn);
       } else if (isCi()) {

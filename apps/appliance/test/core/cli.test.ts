@@ -279,10 +279,14 @@ describe('waved sim', () => {
       '--no-cloud',
       '--exit-after',
       '1500',
+      '--data-dir',
+      dir.join('data2'),
       '--config',
       dir.join('c2.toml'),
     ]);
     expect(await r.exited).toBe(0);
+    // its own private data directory, never the shared default <tmp>/waved-sim of `npm start`
+    expect(fs.statSync(dir.join('data2')).mode & 0o777).toBe(0o700);
     expect(r.out()).toContain(`portal: http://127.0.0.1:${port}/`);
     // the terminal screen was drawn (not a TTY: printed as text)
     expect(r.out()).toContain('Set up Wi-Fi');

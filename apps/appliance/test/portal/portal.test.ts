@@ -157,6 +157,28 @@ describe('POST CSRF', () => {
     expect(h.commands).toEqual([]);
   });
 
+  it.each([
+    ['no token', {}, {}],
+    ['a wrong token in the body', { csrf: `${CSRF.slice(0, -1)}B` }, {}],
+    ['a wrong X-CSRF-Token header', {}, { 'x-csrf-token': `${CSRF.slice(0, -1)}B` }],
+  ])(
+    'asking for JSON changes nothing: %s → 400 and nothing written, no command sent',
+    async (_, override, extra) => {
+      // A cross-site page can send Accept: application/json (a CORS-safelisted header) with fetch().
+      const fields = validFields();
+      delete (fields as Record<string, string | undefined>).csrf;
+      for (const path of ['/save', '/save-connect']) {
+        for (const body of [urlencoded({ ...fields, ...override }), multipart({ ...fields, ...override })]) {
+          const res = await post(path, body, { ...FORM, accept: 'application/json', ...extra });
+          expect(res.status, path).toBe(400);
+          expect(await res.json()).toEqual({ error: 'csrf' });
+        }
+      }
+      expect(fileExists(h)).toBe(false);
+      expect(h.commands).toEqual([]);
+    },
+  );
+
   it('accepts the token in the X-CSRF-Token header', async () => {
     const fields = validFields();
     delete (fields as Record<string, string | undefined>).csrf;

@@ -1,0 +1,137 @@
+// What every benchmark records: bench/results/<name>.json with the machine, its load, the exact
+// command line of each side, the figures, and the date. Documentation quotes figures from these
+// files only (bench/report.mjs writes the marked blocks), and `npm run bench -- --check` compares
+// them with bench/goals.mjs.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const resultsDir = path.join(benchDir, 'results');
+
+function commit() {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+      cwd: benchDir,
+      encoding: 'utf8',
+    });
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      cwd: benchDir,
+      encoding: 'utf8',
+    }).trim();
+    return `${head.trim()}${dirty ? ' (with uncommitted changes)' : ''}`;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The machine a figure was taken on; `busy` compares the load average with the core count. */
+export function machine() {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    model: cpus[0]?.model ?? 'unknown',
+    kernel: `${os.type()} ${os.release()}`,
+    memoryGiB: Number((os.totalmem() / 2 ** 30).toFixed(1)),
+    node: process.version,
+    commit: commit(),
+  };
+}
+
+export const loadAverage = () => os.loadavg().map((l) => Number(l.toFixed(2)));
+
+/**
+ * Starts the record of one benchmark run. `finish(figures)` writes bench/results/<name>.json and
+ * returns the path. The run counts as taken on a busy machine when the 1-minute load average, at
+ * its start or its end, exceeds half the core count: such figures are kept, labelled, never final.
+ */
+export function startRecord(name, { method }) {
+  const started = new Date();
+  const loadStart = loadAverage();
+  const sides = {};
+  const notes = [];
+  return {
+    /** Records the exact command line (or in-process call) of one side, and what it is. */
+    side(label, command, what) {
+      sides[label] = what ? { command, what } : { command };
+    },
+    note(text) {
+      notes.push(text);
+    },
+    finish(figures) {
+      const loadEnd = loadAverage();
+      const cores = os.cpus().length;
+      const busy = Math.max(loadStart[0], loadEnd[0]) > cores / 2;
+      const record = {
+        name,
+        date: started.toISOString(),
+        durationSeconds: Math.round((Date.now() - started.getTime()) / 1000),
+        machine: machine(),
+        load: {
+          start: loadStart,
+          end: loadEnd,
+          busy,
+          note: busy
+            ? `taken while the machine was busy (1-minute load average above ${cores / 2} on ${cores} cores): not a final figure`
+            : 'taken on a quiet machine',
+        },
+        method,
+        sides,
+        notes,
+        figures,
+      };
+      fs.mkdirSync(resultsDir, { recursive: true });
+      const file = path.join(resultsDir, `${name}.json`);
+      fs.writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+      console.log(
+        `\nresults: ${path.relative(process.cwd(), file)} (load ${loadStart.join(' ')} -> ${loadEnd.join(' ')}${busy ? ', BUSY machine' : ''})`,
+      );
+      return file;
+    },
+  };
+}
+
+// ---- measuring helpers shared by the benchmarks
+
+const TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+
+/** CPU seconds (user, system) a process has used, from /proc/<pid>/stat (fields 14 and 15). */
+export function cpuOf(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { user: Number(fields[11]) / TICKS, sys: Number(fields[12]) / TICKS };
+}
+
+export const median = (values) => {
+  const s = [...values].sort((a, b) => a - b);
+  if (s.length === 0) return Number.NaN;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Median, min and max of a list (the spread a figure is quoted with). */
+export const spread = (values) => ({
+  median: median(values),
+  min: Math.min(...values),
+  max: Math.max(...values),
+  n: values.length,
+});
+
+export const round = (x, digits = 3) => (Number.isFinite(x) ? Number(x.toPrecision(digits)) : x);
+
+/** A ratio ours/peer with both sides and which way is better, as the results record it. */
+export function ratio(ours, peer, { unit, better }) {
+  return { ours: round(ours, 4), peer: round(peer, 4), unit, ratio: round(ours / peer, 3), better };
+}
+
+export function have(program) {
+  return spawnSync('sh', ['-c', 'command -v "$1"', 'sh', program], { stdio: 'ignore' }).status === 0;
+}
+
+/** Quotes an argv for display as one shell command line. */
+export function shellLine(argv) {
+  return argv
+    .map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${String(a).replaceAll("'", "'\\''")}'`))
+    .join(' ');
+}
