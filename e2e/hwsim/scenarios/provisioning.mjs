@@ -5,7 +5,7 @@
 //   - a phone in the `phone` namespace: QR payload, wpa_supplicant, udhcpc, DNS, the portal's HTTP;
 //   - two home access points (hostapd + udhcpd) and the reference cloud server in `home`;
 //   - NOTIFY_SOCKET as systemd gives it, and kill -9 as a crash.
-// WAVED_E2E_REDUCED=1 runs the reduced scenario (arm64 in CI): blank-root bootstrap and READY, the
+// WAVED_E2E_REDUCED=1 runs the reduced scenario (npm test on x64): blank-root bootstrap and READY, the
 // setup network, one provisioning with a real WPA2 handshake, and the cloud after Connected.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
