@@ -13,6 +13,9 @@ export type BtFrameErrorCode =
   // module client
   | 'BT_COMMAND_ID'
   | 'BT_COMMAND_DATA_LENGTH'
+  | 'BT_COMMAND_ARGUMENT'
+  | 'BT_COMMAND_REFUSED'
+  | 'BT_COMMAND_REPLY'
   | 'BT_MODULE_TIMEOUT'
   | 'BT_MODULE_CLOSED'
   | 'BT_MODULE_WRITE'
@@ -37,4 +40,9 @@ export class BtFrameError extends Error {
   ) {
     super(message, options);
   }
+}
+
+/** True when `e` is a BtFrameError (optionally with the given code). */
+export function isBtFrameError(e: unknown, code?: BtFrameErrorCode): e is BtFrameError {
+  return e instanceof BtFrameError && (code === undefined || e.code === code);
 }

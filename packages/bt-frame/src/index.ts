@@ -1,5 +1,7 @@
 // Serial frames of a Bluetooth module: codec, resynchronising decoder, module client, phone book
 
+// Shared shapes
+export { type Clock, systemClock } from '@waved/internal';
 // Command table and module client
 export {
   BT_COMMAND_DATA_BUFFER,
@@ -26,7 +28,7 @@ export {
   type ParserState,
 } from './decoder.js';
 // Errors
-export { BtFrameError, type BtFrameErrorCode } from './errors.js';
+export { BtFrameError, type BtFrameErrorCode, isBtFrameError } from './errors.js';
 // Frame codec (spec, Endpoints C)
 export {
   type DecodedFrame,
@@ -50,16 +52,15 @@ export {
   type BtModuleOptions,
   type BtPort,
   type BtSendOptions,
-  type BtTimers,
   createBtModule,
 } from './module.js';
+export { BT_NAME_MAX_BYTES, type BtCommandMethods } from './module-commands.js';
 export {
   type DownloadPhoneBookOptions,
   downloadPhoneBook,
   readPhoneBookFile,
   writePhoneBookFile,
 } from './pbap.js';
-
 // Phone book (spec, B3)
 export {
   type Contact,
@@ -79,4 +80,6 @@ export {
   serializePhoneBook,
 } from './phone-book.js';
 export { FrameParser, type FrameParserOptions } from './stream.js';
+// Text from the module, for logs and terminals
+export { decodeBtText, type StripControlsOptions, stripControls } from './text.js';
 export { parseVCards, VCARD_MAX_BYTES } from './vcard.js';

@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
-import { writeFileAtomic } from './atomic.js';
+import { type Clock, systemClock, writeFileAtomic } from '@waved/internal';
 import { BT_COMMANDS } from './commands.js';
 import { BtFrameError } from './errors.js';
-import type { BtMessage, BtModule, BtTimers } from './module.js';
+import type { BtMessage, BtModule } from './module.js';
 import {
   type Contact,
   PHONEBOOK_MAX_FILE_BYTES,
@@ -19,17 +19,9 @@ export interface DownloadPhoneBookOptions {
   idleTimeoutMs?: number;
   /** Timeout for the module to accept the request, ms. Default 2000. */
   requestTimeoutMs?: number;
-  timers?: BtTimers;
+  /** Time for the timeouts (default `systemClock`). */
+  clock?: Clock;
 }
-
-const defaultTimers: BtTimers = {
-  setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, ms);
-    t.unref();
-    return t;
-  },
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
 
 /**
  * Downloads the connected phone's contacts over PBAP through the module (`bt_get_phone_book`,
@@ -43,7 +35,7 @@ export async function downloadPhoneBook(
 ): Promise<Contact[]> {
   const file = options.path ?? PHONEBOOK_PATH;
   const idleMs = options.idleTimeoutMs ?? 5000;
-  const timers = options.timers ?? defaultTimers;
+  const timers = options.clock ?? systemClock;
   const cmd = BT_COMMANDS.getPhoneBook;
   const chunks: Buffer[] = [];
   let size = 0;
@@ -126,7 +118,7 @@ export async function writePhoneBookFile(
 ): Promise<void> {
   const data = serializePhoneBook(contacts);
   try {
-    await writeFileAtomic(path, data, 0o600);
+    await writeFileAtomic(path, data, { mode: 0o600 });
   } catch (error) {
     throw new BtFrameError(
       'BT_PHONEBOOK_IO',

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { BtFrameError } from '../src/index.js';
+import { BtFrameError, isBtFrameError } from '../src/index.js';
 
 it('exports exactly the public API', async () => {
   expect(Object.keys(await import('../src/index.js')).sort()).toMatchInlineSnapshot(`
@@ -9,6 +9,7 @@ it('exports exactly the public API', async () => {
       "BT_COMMAND_MAX_DATA",
       "BT_CONFIG_COMMAND_FIRST",
       "BT_CONFIG_COMMAND_LAST",
+      "BT_NAME_MAX_BYTES",
       "BtFrameError",
       "FRAME_MAX_LENGTH",
       "FRAME_MAX_PAYLOAD",
@@ -28,6 +29,7 @@ it('exports exactly the public API', async () => {
       "btCommandName",
       "createBtModule",
       "createFrameDecoder",
+      "decodeBtText",
       "decodeFrame",
       "downloadPhoneBook",
       "encodeFrame",
@@ -36,6 +38,7 @@ it('exports exactly the public API', async () => {
       "frameTypeOf",
       "isBtCommandId",
       "isBtConfigCommand",
+      "isBtFrameError",
       "normalizeNumber",
       "numbersMatch",
       "parsePhoneBook",
@@ -43,6 +46,8 @@ it('exports exactly the public API', async () => {
       "readPhoneBookFile",
       "searchByNumber",
       "serializePhoneBook",
+      "stripControls",
+      "systemClock",
       "writePhoneBookFile",
     ]
   `);
@@ -52,6 +57,9 @@ it.each([
   ['BT_FRAME_CHECKSUM'],
   ['BT_FRAME_TRUNCATED'],
   ['BT_COMMAND_DATA_LENGTH'],
+  ['BT_COMMAND_ARGUMENT'],
+  ['BT_COMMAND_REFUSED'],
+  ['BT_COMMAND_REPLY'],
   ['BT_MODULE_TIMEOUT'],
   ['BT_MODULE_CLOSED'],
   ['BT_PHONEBOOK_CHECKSUM'],
@@ -63,6 +71,11 @@ it.each([
   expect(e.name).toBe('BtFrameError');
   expect(e.code).toBe(code);
   expect(e.cause).toBe(cause);
+  expect(isBtFrameError(e)).toBe(true);
+  expect(isBtFrameError(e, code)).toBe(true);
+  expect(isBtFrameError(e, code === 'BT_MODULE_CLOSED' ? 'BT_MODULE_WRITE' : 'BT_MODULE_CLOSED')).toBe(false);
+  expect(isBtFrameError(new Error('x'))).toBe(false);
+  expect(isBtFrameError({ code })).toBe(false);
 });
 
 it('no source file imports serialport, so the package works without it installed', async () => {
