@@ -161,6 +161,10 @@ data_dir = "${dir.join('data')}"
     const m = /^-u -s @(\d+)$/m.exec(line);
     expect(m).not.toBeNull();
     expect(Math.abs(Number(m![1]) * 1000 - Date.now())).toBeLessThan(30_000);
-    expect(waved.output()).toMatch(/SNTP: clock set from 10\.77\.0\.1/);
+    // the log line follows the `date` call: wait for it rather than race it
+    await waitFor(() => /SNTP: clock set from 10\.77\.0\.1/.test(waved.output()), {
+      timeoutMs: 30_000,
+      what: 'the log to say the clock was set',
+    });
   }, 150_000);
 });

@@ -158,7 +158,11 @@ t.unref();
       what: 'the setup address to go',
     });
     expect(fs.existsSync(d.paths.hostapdConf)).toBe(false);
-    expect(waved.output()).toContain('removed the setup address 192.168.2.1 a previous run left on ap0');
+    // said once the address is gone (the line follows the removal: wait for it, do not race it)
+    await waitFor(
+      () => waved!.output().includes('removed the setup address 192.168.2.1 a previous run left on ap0'),
+      { timeoutMs: 30_000, what: 'the start to say what it cleaned up' },
+    );
     await waved.stop(8000);
     waved = null;
   }, 120_000);

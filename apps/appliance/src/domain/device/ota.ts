@@ -231,6 +231,8 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
       // certificate installs stay allowed, and @waved/swu-ota logs a warning at every one.
       ...(options.certificate ? { certificate: options.certificate } : { allowUnsigned: true }),
       installedVersion: versions.get(kind),
+      // the profile's ota.allow_downgrade reaches the installer's own anti-rollback check too
+      ...(options.allowDowngrade ? { allowDowngrade: true } : {}),
       ...(options.hardware ? { hardware: options.hardware } : {}),
       logger: { info: (m) => logger.info(`ota: ${m}`), warn: (m) => logger.warn(`ota: ${m}`) },
     });
