@@ -105,6 +105,9 @@ interface Session {
   expiresAt: number;
 }
 
+/** Scans in a row that miss the network before joining fails with `network-not-found`. */
+const NOT_FOUND_SCANS = 3;
+
 const FAILURE_TEXT: Record<FailureReason, string> = {
   'wrong-password': 'The password was not accepted by the network. Check it and try again.',
   'network-not-found': 'The network was not found. Move closer or check the name, then try again.',
@@ -373,12 +376,21 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       };
       const onAbort = () => finish(() => reject(new Aborted()));
       const matches = (ssid: string | null) => target === null || ssid === null || ssid === target;
+      // One scan can miss a network that is there (the radio has just left AP mode, or a slow
+      // machine answers late); wpa_supplicant scans again. Only NOT_FOUND_SCANS misses in a row, or
+      // misses until the deadline, mean the network is not in range.
+      let notFound = 0;
+      const notFoundFailure = () =>
+        new ConnectFailure('network-not-found', FAILURE_TEXT['network-not-found']);
       const off = station.onEvent((event: StationEvent) => {
         if (event.type === 'wrong-key' && matches(event.ssid))
           finish(() => reject(new ConnectFailure('wrong-password', FAILURE_TEXT['wrong-password'])));
-        else if (event.type === 'not-found')
-          finish(() => reject(new ConnectFailure('network-not-found', FAILURE_TEXT['network-not-found'])));
+        else if (event.type === 'not-found') {
+          notFound++;
+          if (notFound >= NOT_FOUND_SCANS) finish(() => reject(notFoundFailure()));
+        } else if (event.type === 'disconnected') notFound = 0;
         else if (event.type === 'connected' && !done) {
+          notFound = 0;
           // Do not wait for the next poll step.
           timers.clearTimeout(poller);
           void poll();
@@ -387,7 +399,11 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       const deadline = timers.setTimeout(
         () =>
           finish(() =>
-            reject(new ConnectFailure('association-timeout', FAILURE_TEXT['association-timeout'])),
+            reject(
+              notFound > 0
+                ? notFoundFailure()
+                : new ConnectFailure('association-timeout', FAILURE_TEXT['association-timeout']),
+            ),
           ),
         associationTimeoutMs,
       );
