@@ -1,4 +1,4 @@
-/** Every way @waved/bt-frame can refuse an input or report a failure. */
+/** Every way @waved/bt-frame can refuse an input or report a failure. Every code starts with `BT_`. */
 export type BtFrameErrorCode =
   // frame codec (encodeFrame / decodeFrame / frameLength)
   | 'BT_FRAME_TYPE'
@@ -37,4 +37,9 @@ export class BtFrameError extends Error {
   ) {
     super(message, options);
   }
+}
+
+/** True when `e` is a BtFrameError (with the given code, when one is given). */
+export function isBtFrameError(e: unknown, code?: BtFrameErrorCode): e is BtFrameError {
+  return e instanceof BtFrameError && (code === undefined || e.code === code);
 }

@@ -1,6 +1,6 @@
-// Serial frames of a Bluetooth module: codec, resynchronising decoder, module client, phone book
+// @waved/bt-frame: serial frames of a Bluetooth module: codec, resynchronising decoder, module client, phone book.
 
-// Command table and module client
+// Command table
 export {
   BT_COMMAND_DATA_BUFFER,
   BT_COMMAND_MAX_DATA,
@@ -14,7 +14,7 @@ export {
   isBtCommandId,
   isBtConfigCommand,
 } from './commands.js';
-// Streaming decoder (spec, States D) and its Transform wrapper
+// Streaming decoder: never throws, resynchronises after a bad frame
 export {
   createFrameDecoder,
   type DecodeResult,
@@ -26,8 +26,8 @@ export {
   type ParserState,
 } from './decoder.js';
 // Errors
-export { BtFrameError, type BtFrameErrorCode } from './errors.js';
-// Frame codec (spec, Endpoints C)
+export { BtFrameError, type BtFrameErrorCode, isBtFrameError } from './errors.js';
+// Frame codec
 export {
   type DecodedFrame,
   decodeFrame,
@@ -42,6 +42,7 @@ export {
   frameLength,
   frameTypeOf,
 } from './frame.js';
+// Module client: commands, replies, unsolicited events
 export {
   type BtMessage,
   type BtModule,
@@ -53,14 +54,14 @@ export {
   type BtTimers,
   createBtModule,
 } from './module.js';
+// Phone book download over PBAP, and the phone book file
 export {
   type DownloadPhoneBookOptions,
   downloadPhoneBook,
   readPhoneBookFile,
   writePhoneBookFile,
 } from './pbap.js';
-
-// Phone book (spec, B3)
+// Phone book: file format, number matching
 export {
   type Contact,
   type NumberOptions,
@@ -78,5 +79,7 @@ export {
   searchByNumber,
   serializePhoneBook,
 } from './phone-book.js';
+// The decoder as a Transform stream (for pipe())
 export { FrameParser, type FrameParserOptions } from './stream.js';
+// vCard text
 export { parseVCards, VCARD_MAX_BYTES } from './vcard.js';

@@ -103,9 +103,12 @@ export interface BtModule {
    * transfer such as the phone book). Returns the function that unsubscribes.
    */
   subscribe(cmdId: number, handler: (message: BtMessage) => void): () => void;
-  on<E extends keyof BtModuleEvents>(event: E, listener: (...args: BtModuleEvents[E]) => void): this;
+  /** Calls `listener` on each `event`; returns the function that removes it. */
+  on<E extends keyof BtModuleEvents>(event: E, listener: (...args: BtModuleEvents[E]) => void): () => void;
+  /** Calls `listener` on the next `event` only; returns the function that removes it before then. */
+  once<E extends keyof BtModuleEvents>(event: E, listener: (...args: BtModuleEvents[E]) => void): () => void;
+  /** @deprecated Call the function `on()` returns; this method goes in 1.0. */
   off<E extends keyof BtModuleEvents>(event: E, listener: (...args: BtModuleEvents[E]) => void): this;
-  once<E extends keyof BtModuleEvents>(event: E, listener: (...args: BtModuleEvents[E]) => void): this;
   /** Stops the probe, rejects pending requests, detaches from the port and closes it. */
   close(): Promise<void>;
   readonly closed: boolean;
@@ -120,7 +123,8 @@ interface Pending {
   timer: unknown;
 }
 
-const defaultTimers: BtTimers = {
+/** Node's timers, unref'd: a module client or a download never keeps the process alive by itself. */
+export const defaultTimers: BtTimers = {
   setTimeout: (fn, ms) => {
     const t = setTimeout(fn, ms);
     t.unref();
@@ -361,15 +365,21 @@ export function createBtModule(options: BtModuleOptions): BtModule {
       };
     },
     on(event, listener) {
-      emitter.on(event, listener as (...args: unknown[]) => void);
-      return api;
+      const fn = listener as (...args: unknown[]) => void;
+      emitter.on(event, fn);
+      return () => {
+        emitter.off(event, fn);
+      };
+    },
+    once(event, listener) {
+      const fn = listener as (...args: unknown[]) => void;
+      emitter.once(event, fn);
+      return () => {
+        emitter.off(event, fn);
+      };
     },
     off(event, listener) {
       emitter.off(event, listener as (...args: unknown[]) => void);
-      return api;
-    },
-    once(event, listener) {
-      emitter.once(event, listener as (...args: unknown[]) => void);
       return api;
     },
     async close() {

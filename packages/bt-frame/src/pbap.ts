@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
-import { writeFileAtomic } from './atomic.js';
+import { writeFileAtomic } from '@waved/internal';
 import { BT_COMMANDS } from './commands.js';
 import { BtFrameError } from './errors.js';
-import type { BtMessage, BtModule, BtTimers } from './module.js';
+import { type BtMessage, type BtModule, type BtTimers, defaultTimers } from './module.js';
 import {
   type Contact,
   PHONEBOOK_MAX_FILE_BYTES,
@@ -21,15 +21,6 @@ export interface DownloadPhoneBookOptions {
   requestTimeoutMs?: number;
   timers?: BtTimers;
 }
-
-const defaultTimers: BtTimers = {
-  setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, ms);
-    t.unref();
-    return t;
-  },
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
 
 /**
  * Downloads the connected phone's contacts over PBAP through the module (`bt_get_phone_book`,
@@ -93,7 +84,7 @@ export async function downloadPhoneBook(
     );
   };
   const unsubscribe = module.subscribe(cmd, onChunk);
-  module.on('close', onClose);
+  const offClose = module.on('close', onClose);
   try {
     const ack = await module.send(cmd, new Uint8Array(0), { timeoutMs: options.requestTimeoutMs ?? 2000 });
     const status = ack.data[0];
@@ -112,7 +103,7 @@ export async function downloadPhoneBook(
   } finally {
     timers.clearTimeout(timer);
     unsubscribe();
-    module.off('close', onClose);
+    offClose();
   }
   const contacts = parseVCards(Buffer.concat(chunks));
   await writePhoneBookFile(contacts, file);
@@ -126,7 +117,7 @@ export async function writePhoneBookFile(
 ): Promise<void> {
   const data = serializePhoneBook(contacts);
   try {
-    await writeFileAtomic(path, data, 0o600);
+    await writeFileAtomic(path, data, { mode: 0o600 });
   } catch (error) {
     throw new BtFrameError(
       'BT_PHONEBOOK_IO',

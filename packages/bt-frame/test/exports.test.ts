@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { BtFrameError } from '../src/index.js';
+import { BtFrameError, isBtFrameError } from '../src/index.js';
 
 it('exports exactly the public API', async () => {
   expect(Object.keys(await import('../src/index.js')).sort()).toMatchInlineSnapshot(`
@@ -36,6 +36,7 @@ it('exports exactly the public API', async () => {
       "frameTypeOf",
       "isBtCommandId",
       "isBtConfigCommand",
+      "isBtFrameError",
       "normalizeNumber",
       "numbersMatch",
       "parsePhoneBook",
@@ -56,13 +57,20 @@ it.each([
   ['BT_MODULE_CLOSED'],
   ['BT_PHONEBOOK_CHECKSUM'],
   ['BT_PHONEBOOK_VERSION'],
-] as const)('BtFrameError carries code %s and its cause', (code) => {
+] as const)('BtFrameError carries code %s and its cause; isBtFrameError tells it apart', (code) => {
   const cause = new Error('inner');
   const e = new BtFrameError(code, 'msg', { cause });
   expect(e).toBeInstanceOf(Error);
   expect(e.name).toBe('BtFrameError');
   expect(e.code).toBe(code);
+  expect(e.code).toMatch(/^BT_/);
   expect(e.cause).toBe(cause);
+  expect(isBtFrameError(e)).toBe(true);
+  expect(isBtFrameError(e, code)).toBe(true);
+  expect(isBtFrameError(e, code === 'BT_FRAME_CHECKSUM' ? 'BT_FRAME_TRUNCATED' : 'BT_FRAME_CHECKSUM')).toBe(
+    false,
+  );
+  expect(isBtFrameError(Object.assign(new Error('msg'), { code }))).toBe(false);
 });
 
 it('no source file imports serialport, so the package works without it installed', async () => {
