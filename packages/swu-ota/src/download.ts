@@ -1,13 +1,14 @@
 import crypto from 'node:crypto';
 import type http from 'node:http';
 import path from 'node:path';
-import { type FsPort, fsyncDir, realFs, writeFileAtomic } from './atomic.js';
+import { type Clock, type Logger, sleep, syncDir, systemClock, writeFileAtomic } from '@waved/internal';
 import { OtaError } from './errors.js';
+import { type FsPort, realFs } from './fs-port.js';
 
-// Spec Endpoints B: the package is fetched with resume to the package path, a progress file
+// The package is fetched with resume to the package path, a progress file
 // `/tmp/curl_progress_<name>` is kept up to date and `done` is written to `/tmp/swu.done` at the end.
 
-/** Spec B4: `/mnt/udisk/misc/data/<system_dir>/software.swu`. */
+/** The device's package path: `/mnt/udisk/misc/data/<system_dir>/software.swu`. */
 export function packagePath(systemDir: string): string {
   if (systemDir === '' || systemDir.includes('/') || systemDir === '.' || systemDir === '..') {
     throw new OtaError('OTA_OPTIONS', 'systemDir must be a single directory name');
@@ -52,19 +53,13 @@ export interface DownloadProgress {
   bytesPerSecond: number;
 }
 
-export interface Clock {
+/**
+ * @deprecated The clock of 0.1, `{ now(), sleep(ms) }`, still accepted by `createDownloader`; pass a
+ * `Clock` (`{ now(), setTimeout(fn, ms), clearTimeout(handle) }`) instead. This shape goes in 1.0.
+ */
+export interface SleepClock {
   now(): number;
   sleep(ms: number): Promise<void>;
-}
-
-export const realClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-};
-
-export interface Logger {
-  info?(message: string): void;
-  warn?(message: string): void;
 }
 
 export interface DownloaderOptions {
@@ -77,7 +72,7 @@ export interface DownloaderOptions {
   /** Done file path, or false for none (default `/tmp/swu.done`). */
   doneFile?: string | false;
   /** Extra trusted CA certificates (PEM) for the package server. */
-  ca?: string | Buffer | Array<string | Buffer>;
+  ca?: string | Buffer | Array<string | Buffer> | undefined;
   /**
    * Skip TLS certificate verification, as the vendor's curl `-k` does. Off by default; every
    * download made with it logs a warning.
@@ -88,7 +83,7 @@ export interface DownloaderOptions {
   retries?: number;
   /** First retry delay, doubled each time up to 30 s (default 1000 ms). */
   retryDelayMs?: number;
-  /** A connection silent for this long is cut (default 100 s, the spec's transfer timeout). */
+  /** A connection silent for this long is cut (default 100 s). */
   idleTimeoutMs?: number;
   /** Bytes between durable checkpoints of the partial file (default 4 MiB). */
   checkpointBytes?: number;
@@ -97,9 +92,11 @@ export interface DownloaderOptions {
   /** Minimum time between progress file writes and events (default 200 ms). */
   progressIntervalMs?: number;
   onProgress?: (progress: DownloadProgress) => void;
+  /** Any `{ debug?, info?, warn?, error? }` logger (console, pino, consola). */
   logger?: Logger;
   fs?: FsPort;
-  clock?: Clock;
+  /** Time and the retry backoff (default `systemClock`); tests pass a manual clock. */
+  clock?: Clock | SleepClock;
 }
 
 export interface DownloadOptions {
@@ -187,7 +184,10 @@ function safeUrl(url: URL): string {
 
 export function createDownloader(options: DownloaderOptions): Downloader {
   const fs = options.fs ?? realFs;
-  const clock = options.clock ?? realClock;
+  const clock = options.clock ?? systemClock;
+  /** Waits out a retry backoff; an abort ends the wait at once (with the 0.1 clock, at its end). */
+  const backoff = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
+    'sleep' in clock ? clock.sleep(ms) : sleep(clock, ms, signal);
   const dest = options.dest;
   const dir = path.dirname(dest);
   const partPath = `${dest}.part`;
@@ -480,7 +480,7 @@ export function createDownloader(options: DownloaderOptions): Downloader {
         throw new OtaError('OTA_MD5_MISMATCH', `MD5 of the download is ${digest}, expected ${expectedMd5}`);
       }
       await fs.rename(partPath, dest);
-      await fsyncDir(fs, dir);
+      await syncDir(dir, fs);
       await fs.rm(statePath, { force: true });
       if (doneFile) await writeFileAtomic(doneFile, 'done', { fs, durable: false, mode: 0o644 });
       return {
@@ -549,7 +549,16 @@ export function createDownloader(options: DownloaderOptions): Downloader {
         const e = networkError(error, 'download failed');
         if (!isRetryable(e) || tries >= retries) throw e;
         options.logger?.info?.(`download interrupted (${e.message}); resuming in ${delay} ms`);
-        await clock.sleep(delay);
+        try {
+          await backoff(delay, dl.signal);
+        } catch (reason) {
+          throw new OtaError('OTA_ABORTED', 'download aborted; the bytes so far are kept for a resume', {
+            cause: reason,
+          });
+        }
+        if (dl.signal?.aborted) {
+          throw new OtaError('OTA_ABORTED', 'download aborted; the bytes so far are kept for a resume');
+        }
         delay = Math.min(delay * 2, 30_000);
       }
     }

@@ -1,7 +1,8 @@
-// OTA for SWUpdate packages: descriptors, resumable download, streaming verification, install.
+// @waved/swu-ota: OTA for SWUpdate packages: descriptors, resumable download, streaming verification, install.
 
-export type { FsPort } from './atomic.js';
-// Building packages
+// The logger and clock every waved package shares
+export { type Clock, type Logger, systemClock } from '@waved/internal';
+// Building packages (and signing them)
 export {
   type BuildSwuOptions,
   type BuildSwuResult,
@@ -10,6 +11,7 @@ export {
   writeCpio,
 } from './builder.js';
 export { type CmsOptions, type CmsSigner, signCms, verifyCmsSignature } from './cms.js';
+// The cpio container of a .swu
 export {
   byteSum,
   CPIO_HEADER_SIZE,
@@ -24,7 +26,7 @@ export {
   decodeCpioHeader,
   encodeCpioHeader,
 } from './cpio.js';
-// Update descriptors and checks (spec B1, States E.1)
+// Update descriptors and checks
 export {
   type CloudBases,
   createUpdateChecker,
@@ -40,7 +42,6 @@ export {
 } from './descriptor.js';
 // Resumable download
 export {
-  type Clock,
   createDownloader,
   DONE_FILE,
   type Downloader,
@@ -49,13 +50,15 @@ export {
   type DownloadProgress,
   type DownloadResult,
   formatProgressLine,
-  type Logger,
   PROGRESS_BAR_WIDTH,
   packagePath,
   progressFilePath,
+  type SleepClock,
 } from './download.js';
 // Errors
 export { isOtaError, OtaError, type OtaErrorCode } from './errors.js';
+// The file system calls the downloader makes (inject one to fake a full disk)
+export type { FsPort } from './fs-port.js';
 // Install
 export {
   createInstaller,
@@ -64,6 +67,7 @@ export {
   type InstallResult,
   type InstallStep,
 } from './install.js';
+// sw-description: libconfig text, running programs, the parsed description
 export { formatLibconfig, type LibconfigGroup, type LibconfigValue, parseLibconfig } from './libconfig.js';
 export { type CommandRunner, type RunOptions, type RunResult, runCommand } from './runner.js';
 export { parseSwDescription, type SwDescription, type SwuArtifact } from './sw-description.js';

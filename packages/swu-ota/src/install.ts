@@ -1,11 +1,11 @@
 import nodeFs from 'node:fs/promises';
+import type { Logger } from '@waved/internal';
 import type { UpdateDescriptor } from './descriptor.js';
-import type { Logger } from './download.js';
 import { OtaError } from './errors.js';
 import { type CommandRunner, runCommand } from './runner.js';
 import { type SwuReport, verifySwu } from './verify.js';
 
-// Spec States E.3-E.6: MD5 against file_md5, battery gate, install, reboot; `forced` skips consent.
+// Install steps: MD5 against file_md5, battery gate, install, reboot; `forced` skips consent.
 
 export interface InstallerOptions {
   /** Battery level in percent (0..100), or `'mains'` when on external power. */
@@ -34,7 +34,7 @@ export interface InstallerOptions {
   env?: NodeJS.ProcessEnv;
   run?: CommandRunner;
   logger?: Logger;
-  /** Remove a package that failed MD5 (default true: the spec's package path must not keep it). */
+  /** Remove a package that failed MD5 (default true: the package path must not keep it). */
   removeOnMismatch?: boolean;
 }
 

@@ -15,9 +15,9 @@ export interface VerifySwuOptions {
   /** Expected MD5 of the whole file (the descriptor's `file_md5`), 32 hex digits. */
   md5?: string;
   /** Trusted certificate (chain) PEM file: the CMS signature of sw-description must verify against it. */
-  certificate?: string;
+  certificate?: string | undefined;
   /** Hardware revision (as in `swupdate -H board:<revision>`) that `hardware-compatibility` must list. */
-  hardwareRevision?: string;
+  hardwareRevision?: string | undefined;
   /** Every artefact must carry a sha256 (default true; SWUpdate demands it of signed packages). */
   requireHashes?: boolean;
   /**
@@ -29,10 +29,10 @@ export interface VerifySwuOptions {
   /** Largest sw-description accepted (default 1 MiB). */
   maxDescriptionSize?: number;
   /** Runner for `openssl cms -verify` (default: child_process). */
-  run?: CommandRunner;
-  openssl?: string;
-  tmpDir?: string;
-  signal?: AbortSignal;
+  run?: CommandRunner | undefined;
+  openssl?: string | undefined;
+  tmpDir?: string | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 export interface SwuEntry {

@@ -34,6 +34,7 @@ it('exports exactly the public API', async () => {
       "progressFilePath",
       "runCommand",
       "signCms",
+      "systemClock",
       "verifyCmsSignature",
       "verifySwu",
       "writeCpio",
