@@ -1,4 +1,4 @@
-// Firmware/model update descriptor (spec B1).
+// Firmware/model update descriptor.
 import { CloudError } from './errors.js';
 
 export type UpdateKind = 'psp_firmware' | 'psp_model';
