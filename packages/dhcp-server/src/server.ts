@@ -1,4 +1,5 @@
 import dgram from 'node:dgram';
+import { formatUrl, type Listening } from '@waved/internal';
 import { bindToInterface } from './bind.js';
 import { DhcpError } from './errors.js';
 import { formatIpv4 } from './ipv4.js';
@@ -26,8 +27,12 @@ export interface DhcpServerOptions extends Omit<DhcpMachineOptions, 'serverPort'
 }
 
 export interface DhcpServer {
-  /** Loads the store, binds the socket (and the interface), starts answering. */
-  listen(): Promise<{ address: string; port: number; ifindex?: number }>;
+  /**
+   * Loads the store, binds the socket (and the interface), starts answering. Resolves where it
+   * listens, `{ address, port, url }` (`url`: `dhcp://0.0.0.0:67/`), plus `ifindex` when bound to an
+   * interface.
+   */
+  listen(): Promise<Listening & { ifindex?: number }>;
   /** Stops answering and waits for the last lease write. */
   close(): Promise<void>;
   /** The lease table: offered, bound, released/expired (remembered) and declined addresses. */
@@ -79,7 +84,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
     const t = now();
     if (t - lastSendErrorLog > 10_000) {
       lastSendErrorLog = t;
-      log?.error('DHCP reply could not be sent', { code: (error as NodeJS.ErrnoException).code });
+      log?.error?.('DHCP reply could not be sent', { code: (error as NodeJS.ErrnoException).code });
     }
   }
 
@@ -127,7 +132,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
           failed = true;
           retryAt = now() + storeDelayMs;
           machine.count('storeErrors');
-          log?.error('DHCP lease store write failed', {
+          log?.error?.('DHCP lease store write failed', {
             code: (error as { code?: string }).code ?? 'unknown',
           });
         }
@@ -164,7 +169,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
     } catch (error) {
       // Nothing a client sends may take the server down.
       machine.count('handlerErrors');
-      log?.error('DHCP handler error (packet dropped)', { message: (error as Error).message });
+      log?.error?.('DHCP handler error (packet dropped)', { message: (error as Error).message });
     }
   }
 
@@ -177,7 +182,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
         const restored = machine.restore(records, now());
         savedVersion = machine.version;
         savedDurable = machine.durableVersion;
-        log?.info('DHCP leases restored', { count: restored });
+        log?.info?.('DHCP leases restored', { count: restored });
       }
       const s = dgram.createSocket({
         type: 'udp4',
@@ -218,18 +223,21 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       }
       s.on('message', onMessage);
       s.on('error', (error) => {
-        log?.error('DHCP socket error', { code: (error as NodeJS.ErrnoException).code });
+        log?.error?.('DHCP socket error', { code: (error as NodeJS.ErrnoException).code });
       });
       const bound = s.address();
-      log?.info('DHCP server listening', {
+      log?.info?.('DHCP server listening', {
         address: bound.address,
         port: bound.port,
         interface: options.interface,
         server: formatIpv4(machine.serverId),
       });
-      return ifindex === undefined
-        ? { address: bound.address, port: bound.port }
-        : { address: bound.address, port: bound.port, ifindex };
+      const where = {
+        address: bound.address,
+        port: bound.port,
+        url: formatUrl('dhcp', bound.address, bound.port),
+      };
+      return ifindex === undefined ? where : { ...where, ifindex };
     },
     async close() {
       if (closing) return;
