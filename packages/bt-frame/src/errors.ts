@@ -13,6 +13,9 @@ export type BtFrameErrorCode =
   // module client
   | 'BT_COMMAND_ID'
   | 'BT_COMMAND_DATA_LENGTH'
+  | 'BT_COMMAND_ARGUMENT'
+  | 'BT_COMMAND_REFUSED'
+  | 'BT_COMMAND_REPLY'
   | 'BT_MODULE_TIMEOUT'
   | 'BT_MODULE_CLOSED'
   | 'BT_MODULE_WRITE'

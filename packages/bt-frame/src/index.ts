@@ -1,6 +1,8 @@
 // @waved/bt-frame: serial frames of a Bluetooth module: codec, resynchronising decoder, module client, phone book.
 
-// Command table
+// The clock shared by every waved package
+export { type Clock, systemClock } from '@waved/internal';
+// Command table and module client
 export {
   BT_COMMAND_DATA_BUFFER,
   BT_COMMAND_MAX_DATA,
@@ -51,9 +53,9 @@ export {
   type BtModuleOptions,
   type BtPort,
   type BtSendOptions,
-  type BtTimers,
   createBtModule,
 } from './module.js';
+export { BT_NAME_MAX_BYTES, type BtCommandMethods } from './module-commands.js';
 // Phone book download over PBAP, and the phone book file
 export {
   type DownloadPhoneBookOptions,
@@ -81,5 +83,7 @@ export {
 } from './phone-book.js';
 // The decoder as a Transform stream (for pipe())
 export { FrameParser, type FrameParserOptions } from './stream.js';
+// Text from the module, for logs and terminals
+export { decodeBtText, type StripControlsOptions, stripControls } from './text.js';
 // vCard text
 export { parseVCards, VCARD_MAX_BYTES } from './vcard.js';

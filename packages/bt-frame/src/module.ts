@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { type Clock, systemClock } from '@waved/internal';
 import { BT_COMMAND_MAX_DATA } from './commands.js';
 import {
   createFrameDecoder,
@@ -9,6 +10,7 @@ import {
 } from './decoder.js';
 import { BtFrameError } from './errors.js';
 import { type DecodedFrame, encodeFrame, type FrameType } from './frame.js';
+import { type BtCommandMethods, createCommandMethods } from './module-commands.js';
 
 /**
  * What the module client needs from a serial port. A `SerialPort` from `serialport` fits, and so
@@ -31,12 +33,6 @@ export interface BtPort {
  */
 const BT_MODULE_PARTIAL_TIMEOUT_MS = 100;
 
-/** Timer functions, injectable so timeouts are tested without waiting. */
-export interface BtTimers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
 export interface BtModuleOptions {
   port: BtPort;
   /** Reply timeout per command, ms. Default 2000. */
@@ -52,12 +48,14 @@ export interface BtModuleOptions {
    */
   probeIntervalMs?: number;
   /**
-   * Options for the frame decoder (maxPayload, partialTimeoutMs, now). `partialTimeoutMs` defaults
-   * to 100 ms here, so a reply that line noise hid behind a false start is found within 100 ms
-   * instead of after up to 255 more bytes; pass `partialTimeoutMs: undefined` to turn it off.
+   * Options for the frame decoder (maxPayload, partialTimeoutMs; `now` defaults to the clock's).
+   * `partialTimeoutMs` defaults to 100 ms here, so a reply that line noise hid behind a false start
+   * is found within 100 ms instead of after up to 255 more bytes; pass `partialTimeoutMs: undefined`
+   * to turn it off.
    */
   decoder?: FrameDecoderOptions;
-  timers?: BtTimers;
+  /** Time for the reply timeouts, the probe and the partial-frame timeout (default `systemClock`). */
+  clock?: Clock;
 }
 
 /** A frame from the module, split into command id (first payload byte) and data. */
@@ -89,7 +87,11 @@ export interface BtModuleEvents {
   close: [error: BtFrameError];
 }
 
-export interface BtModule {
+/**
+ * The module client: a typed method for every command of the spec's table (`getVersion()`,
+ * `setName(name)`, `configure(0x18, data)`, ...; see BtCommandMethods), and the raw `send` under them.
+ */
+export interface BtModule extends BtCommandMethods {
   /**
    * `bt_ctrl_cmd_send(cmd_id, data, 0x104, 0)`: sends one command frame and resolves with the
    * module's reply (the first reply frame carrying the same command id, oldest request first).
@@ -123,16 +125,6 @@ interface Pending {
   timer: unknown;
 }
 
-/** Node's timers, unref'd: a module client or a download never keeps the process alive by itself. */
-export const defaultTimers: BtTimers = {
-  setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, ms);
-    t.unref();
-    return t;
-  },
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
-
 function checkCommand(cmdId: number, data: Uint8Array): void {
   if (!Number.isInteger(cmdId) || cmdId < 0 || cmdId > 0xff) {
     throw new BtFrameError('BT_COMMAND_ID', `command id must be a byte (0..255), got ${cmdId}`);
@@ -160,8 +152,13 @@ export function createBtModule(options: BtModuleOptions): BtModule {
   const commandType = options.commandType ?? 1;
   const replyType = options.replyType ?? 2;
   const probeIntervalMs = options.probeIntervalMs ?? 1000;
-  const timers = options.timers ?? defaultTimers;
-  const decoder = createFrameDecoder({ partialTimeoutMs: BT_MODULE_PARTIAL_TIMEOUT_MS, ...options.decoder });
+  const timers = options.clock ?? systemClock;
+  const now = options.decoder?.now ?? timers.now;
+  const decoder = createFrameDecoder({
+    partialTimeoutMs: BT_MODULE_PARTIAL_TIMEOUT_MS,
+    ...options.decoder,
+    now,
+  });
   const emitter = new EventEmitter();
   const pending = new Map<number, Pending[]>();
   const subscribers = new Map<number, Set<(m: BtMessage) => void>>();
@@ -204,7 +201,6 @@ export function createBtModule(options: BtModuleOptions): BtModule {
     decodeTimer = undefined;
     const at = decoder.expiresAt;
     if (at === undefined || closed) return;
-    const now = options.decoder?.now ?? Date.now;
     decodeTimer = timers.setTimeout(
       () => {
         decodeTimer = undefined;
@@ -313,7 +309,7 @@ export function createBtModule(options: BtModuleOptions): BtModule {
     });
   }
 
-  const api: BtModule = {
+  const api: Omit<BtModule, keyof BtCommandMethods> = {
     send(cmdId, data = new Uint8Array(0), sendOptions = {}) {
       try {
         checkCommand(cmdId, data);
@@ -380,7 +376,7 @@ export function createBtModule(options: BtModuleOptions): BtModule {
     },
     off(event, listener) {
       emitter.off(event, listener as (...args: unknown[]) => void);
-      return api;
+      return module;
     },
     async close() {
       if (!closed) shutdown(new BtFrameError('BT_MODULE_CLOSED', 'the module client was closed'));
@@ -394,5 +390,7 @@ export function createBtModule(options: BtModuleOptions): BtModule {
     counters,
     decoder,
   };
-  return api;
+  const module = api as BtModule;
+  Object.assign(module, createCommandMethods(module));
+  return module;
 }

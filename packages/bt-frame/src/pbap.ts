@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
-import { writeFileAtomic } from '@waved/internal';
+import { type Clock, systemClock, writeFileAtomic } from '@waved/internal';
 import { BT_COMMANDS } from './commands.js';
 import { BtFrameError } from './errors.js';
-import { type BtMessage, type BtModule, type BtTimers, defaultTimers } from './module.js';
+import type { BtMessage, BtModule } from './module.js';
 import {
   type Contact,
   PHONEBOOK_MAX_FILE_BYTES,
@@ -19,7 +19,8 @@ export interface DownloadPhoneBookOptions {
   idleTimeoutMs?: number;
   /** Timeout for the module to accept the request, ms. Default 2000. */
   requestTimeoutMs?: number;
-  timers?: BtTimers;
+  /** Time for the timeouts (default `systemClock`). */
+  clock?: Clock;
 }
 
 /**
@@ -34,7 +35,7 @@ export async function downloadPhoneBook(
 ): Promise<Contact[]> {
   const file = options.path ?? PHONEBOOK_PATH;
   const idleMs = options.idleTimeoutMs ?? 5000;
-  const timers = options.timers ?? defaultTimers;
+  const timers = options.clock ?? systemClock;
   const cmd = BT_COMMANDS.getPhoneBook;
   const chunks: Buffer[] = [];
   let size = 0;

@@ -9,6 +9,7 @@ it('exports exactly the public API', async () => {
       "BT_COMMAND_MAX_DATA",
       "BT_CONFIG_COMMAND_FIRST",
       "BT_CONFIG_COMMAND_LAST",
+      "BT_NAME_MAX_BYTES",
       "BtFrameError",
       "FRAME_MAX_LENGTH",
       "FRAME_MAX_PAYLOAD",
@@ -28,6 +29,7 @@ it('exports exactly the public API', async () => {
       "btCommandName",
       "createBtModule",
       "createFrameDecoder",
+      "decodeBtText",
       "decodeFrame",
       "downloadPhoneBook",
       "encodeFrame",
@@ -44,6 +46,8 @@ it('exports exactly the public API', async () => {
       "readPhoneBookFile",
       "searchByNumber",
       "serializePhoneBook",
+      "stripControls",
+      "systemClock",
       "writePhoneBookFile",
     ]
   `);
@@ -53,6 +57,9 @@ it.each([
   ['BT_FRAME_CHECKSUM'],
   ['BT_FRAME_TRUNCATED'],
   ['BT_COMMAND_DATA_LENGTH'],
+  ['BT_COMMAND_ARGUMENT'],
+  ['BT_COMMAND_REFUSED'],
+  ['BT_COMMAND_REPLY'],
   ['BT_MODULE_TIMEOUT'],
   ['BT_MODULE_CLOSED'],
   ['BT_PHONEBOOK_CHECKSUM'],
@@ -71,6 +78,7 @@ it.each([
     false,
   );
   expect(isBtFrameError(Object.assign(new Error('msg'), { code }))).toBe(false);
+  expect(isBtFrameError({ code })).toBe(false);
 });
 
 it('no source file imports serialport, so the package works without it installed', async () => {

@@ -134,3 +134,10 @@ export function fakePort() {
     },
   };
 }
+
+/** A clock on the global timers, read at each call: vi.useFakeTimers() takes it over. */
+export const globalClock = {
+  now: () => Date.now(),
+  setTimeout: (fn: () => void, ms: number): unknown => globalThis.setTimeout(fn, ms),
+  clearTimeout: (h: unknown) => globalThis.clearTimeout(h as NodeJS.Timeout),
+};

@@ -10,7 +10,7 @@ import {
   isBtCommandId,
   isBtConfigCommand,
 } from '../src/index.js';
-import { fakePort, frame } from './helpers.js';
+import { fakePort, frame, globalClock } from './helpers.js';
 
 describe('command table', () => {
   it('has the spec ids, both ids named bt_get_buildtime and the configuration range', () => {
@@ -76,10 +76,13 @@ describe('createBtModule', () => {
     await m.close();
   });
 
-  it('emits unsolicited frames (type 3, or replies nobody waits for) as events', async () => {
+  it('emits unsolicited frames (type 3, or replies nobody waits for) as events; on() returns off', async () => {
     const f = fakePort();
     const m = createBtModule({ port: f.port, probeIntervalMs: 0 });
     const events: BtMessage[] = [];
+    const once: BtMessage[] = [];
+    const offOnce = m.once('event', (e) => once.push(e));
+    m.once('event', (e) => once.push(e))(); // stopped before any event
     m.on('event', (e) => events.push(e));
     f.reply(encodeFrame(frame(3, 0x01, 0xaa)));
     f.reply(encodeFrame(frame(2, 0x0e, 0x02)));
@@ -89,6 +92,12 @@ describe('createBtModule', () => {
       [2, 0x0e, [0x02]],
       [3, undefined, []],
     ]);
+    expect(once).toHaveLength(1);
+    offOnce();
+    const stop = m.on('event', (e) => events.push(e));
+    stop();
+    f.reply(encodeFrame(frame(3, 0x02)));
+    expect(events).toHaveLength(4);
     await m.close();
   });
 
@@ -125,7 +134,7 @@ describe('createBtModule', () => {
     vi.useFakeTimers();
     try {
       const f = fakePort();
-      const m = createBtModule({ port: f.port, probeIntervalMs: 0, timeoutMs: 300, timers: globalThis });
+      const m = createBtModule({ port: f.port, probeIntervalMs: 0, timeoutMs: 300, clock: globalClock });
       const lost = m.send(0x0e);
       const caught = lost.catch((e) => e);
       await vi.advanceTimersByTimeAsync(299);
@@ -178,7 +187,7 @@ describe('createBtModule', () => {
     vi.useFakeTimers();
     try {
       const f = fakePort();
-      const m = createBtModule({ port: f.port, probeIntervalMs: 100, timers: globalThis });
+      const m = createBtModule({ port: f.port, probeIntervalMs: 100, clock: globalClock });
       const closed = new Promise<unknown>((resolve) => m.on('close', resolve));
       await vi.advanceTimersByTimeAsync(350);
       expect(m.closed).toBe(false);
@@ -228,7 +237,7 @@ describe('createBtModule', () => {
     vi.useFakeTimers();
     try {
       const f = fakePort();
-      const m = createBtModule({ port: f.port, probeIntervalMs: 0, timers: globalThis });
+      const m = createBtModule({ port: f.port, probeIntervalMs: 0, clock: globalClock });
       const faults: string[] = [];
       m.on('fault', (e) => faults.push(e.code));
       const reply = m.send(0x0e, undefined, { timeoutMs: 1000 });
@@ -254,7 +263,7 @@ describe('createBtModule', () => {
       const m = createBtModule({
         port: f.port,
         probeIntervalMs: 0,
-        timers: globalThis,
+        clock: globalClock,
         decoder: { partialTimeoutMs: 100, now: () => Date.now() },
       });
       const faults: string[] = [];

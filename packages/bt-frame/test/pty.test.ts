@@ -98,6 +98,87 @@ lab.describe('over a real pty pair (socat + serialport)', () => {
     b.unpipe(parser);
   });
 
+  it('every typed command crosses the real serial link with its spec id, and its reply comes back', async () => {
+    // its own pty pair, closed at the end
+    const C = dir.join('ttyC');
+    const D = dir.join('ttyD');
+    const link = startPeer('socat', ['-d', '-d', `pty,raw,echo=0,link=${C}`, `pty,raw,echo=0,link=${D}`]);
+    await waitForPath(C, 5000);
+    await waitForPath(D, 5000);
+    const a = await openPort(C);
+    const b = await openPort(D);
+    const seen: number[][] = [];
+    const parser = b.pipe(new FrameParser());
+    const answers: Record<number, Buffer> = {
+      9: Buffer.from([0x02, 0x00, 0x5e, 0x10, 0x20, 0x30]),
+      10: Buffer.from('waved\u001b[31m\0'),
+      13: Buffer.from('BT 1.0.3'),
+      14: Buffer.from([1]),
+      16: Buffer.from('Jan  5 2026'),
+      18: Buffer.from([0]),
+      23: Buffer.from('2026-01-05'),
+    };
+    parser.on('data', (f: DecodedFrame) => {
+      if (f.type !== 1) return;
+      const [cmd = 0, ...data] = f.payload;
+      seen.push([cmd, ...data]);
+      const reply = answers[cmd] ?? (cmd >= 0x18 ? Buffer.from(data) : Buffer.from([0]));
+      b.write(encodeFrame({ type: 2, payload: Buffer.concat([Buffer.from([cmd]), reply]) }));
+    });
+    const m = createBtModule({ port: a, probeIntervalMs: 0, timeoutMs: 2000 });
+    const results: unknown[] = [
+      await m.connectReply(true),
+      await m.disconnect(),
+      await m.closeSwitch(),
+      await m.reconnectSwitch(true),
+      await m.openSwitch(),
+      await m.switchMode(1),
+      await m.getMac(),
+      await m.getName(),
+      await m.getVersion(),
+      await m.getStatus(),
+      await m.repair(),
+      await m.getBuildtime(),
+      await m.getPbapStatus(),
+      await m.setName('waved'),
+      await m.getBuildtime2(),
+    ];
+    for (let id = 0x18; id <= 0x1e; id++)
+      results.push([...(await m.configure(id as 0x18, Uint8Array.of(id))).data]);
+    expect(results).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      '02:00:5e:10:20:30',
+      'waved[31m',
+      'BT 1.0.3',
+      1,
+      undefined,
+      'Jan  5 2026',
+      0,
+      undefined,
+      '2026-01-05',
+      [0x18],
+      [0x19],
+      [0x1a],
+      [0x1b],
+      [0x1c],
+      [0x1d],
+      [0x1e],
+    ]);
+    expect(seen.map((c) => c[0])).toEqual([
+      0x01, 0x02, 0x03, 0x04, 0x07, 0x08, 0x09, 0x0a, 0x0d, 0x0e, 0x0f, 0x10, 0x12, 0x16, 0x17, 0x18, 0x19,
+      0x1a, 0x1b, 0x1c, 0x1d, 0x1e,
+    ]);
+    expect(seen[13]).toEqual([0x16, ...Buffer.from('waved')]);
+    await m.close();
+    await closePort(b);
+    await link.stop();
+  });
+
   it('a module client gets replies, detects the far end going away and works again after reopening', async () => {
     const [a, b] = [ports[0]!, ports[1]!];
     const seen = playModule(b);

@@ -1,45 +1,22 @@
-// Firmware/model update descriptor.
+// Firmware/model update descriptor. @waved/swu-ota owns the one parser of the project
+// (bundled into this package's build, see tsup.config.ts); this module gives it the cloud client's
+// error class.
+import { isOtaError, parseUpdateResponse, type UpdateDescriptor } from '@waved/swu-ota';
 import { CloudError } from './errors.js';
 
-export type UpdateKind = 'psp_firmware' | 'psp_model';
-export const UPDATE_KINDS: readonly UpdateKind[] = ['psp_firmware', 'psp_model'];
+export { UPDATE_KINDS, type UpdateDescriptor, type UpdateKind } from '@waved/swu-ota';
 
-export interface UpdateDescriptor {
-  version: string;
-  download_url: string;
-  /** lowercase hex MD5 of the package */
-  file_md5: string;
-  /** release notes keyed by language */
-  descriptions: Record<string, { html_note: string }>;
-  forced: boolean;
-}
-
-/** Validates a descriptor received from the cloud (hostile input: every field is checked). */
-export function parseUpdateDescriptor(value: unknown): UpdateDescriptor {
-  const bad = (what: string) => new CloudError('CLOUD_BAD_RESPONSE', `update descriptor: ${what}`);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('not a JSON object');
-  const v = value as Record<string, unknown>;
-  if (typeof v.version !== 'string' || v.version === '' || v.version.length > 128) throw bad('bad version');
-  if (typeof v.download_url !== 'string' || !URL.canParse(v.download_url)) throw bad('bad download_url');
-  if (typeof v.file_md5 !== 'string' || !/^[0-9a-fA-F]{32}$/.test(v.file_md5)) throw bad('bad file_md5');
-  const forced = v.forced ?? false;
-  if (typeof forced !== 'boolean') throw bad('bad forced flag');
-  const descriptions: Record<string, { html_note: string }> = {};
-  if (v.descriptions !== undefined) {
-    if (typeof v.descriptions !== 'object' || v.descriptions === null || Array.isArray(v.descriptions)) {
-      throw bad('bad descriptions');
-    }
-    for (const [lang, d] of Object.entries(v.descriptions)) {
-      const note = (d as { html_note?: unknown } | null)?.html_note;
-      if (typeof note !== 'string') throw bad(`descriptions.${lang}.html_note is not a string`);
-      descriptions[lang] = { html_note: note };
-    }
+/**
+ * Reads the answer to an update check with @waved/swu-ota's `parseUpdateResponse`: the update
+ * descriptor, or null for no update (an empty body, JSON `null`, or an object that names no
+ * package: none of `version`, `download_url`, `file_md5` set, `{}` included). Anything else that
+ * is not a valid descriptor throws `CLOUD_BAD_RESPONSE`, with the `OtaError` as its cause.
+ */
+export function parseUpdateDescriptor(value: unknown): UpdateDescriptor | null {
+  try {
+    return parseUpdateResponse(value);
+  } catch (error) {
+    if (isOtaError(error)) throw new CloudError('CLOUD_BAD_RESPONSE', error.message, { cause: error });
+    throw error;
   }
-  return {
-    version: v.version,
-    download_url: v.download_url,
-    file_md5: v.file_md5.toLowerCase(),
-    descriptions,
-    forced,
-  };
 }

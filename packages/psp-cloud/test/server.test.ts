@@ -326,7 +326,7 @@ describe('parseUpdateDescriptor', () => {
     forced: true,
   };
   it('accepts a B1 descriptor and lowercases the md5', () => {
-    expect(parseUpdateDescriptor(good).file_md5).toBe('d41d8cd98f00b204e9800998ecf8427e');
+    expect(parseUpdateDescriptor(good)?.file_md5).toBe('d41d8cd98f00b204e9800998ecf8427e');
   });
   it.each([
     ['version', { version: '' }],

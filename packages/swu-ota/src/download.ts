@@ -8,12 +8,29 @@ import { type FsPort, realFs } from './fs-port.js';
 // The package is fetched with resume to the package path, a progress file
 // `/tmp/curl_progress_<name>` is kept up to date and `done` is written to `/tmp/swu.done` at the end.
 
-/** The device's package path: `/mnt/udisk/misc/data/<system_dir>/software.swu`. */
-export function packagePath(systemDir: string): string {
-  if (systemDir === '' || systemDir.includes('/') || systemDir === '.' || systemDir === '..') {
+/** Where the device keeps packages: `/mnt/udisk/misc/data`. */
+export const PACKAGE_BASE_DIR = '/mnt/udisk/misc/data';
+/** The package's file name in its directory. */
+export const PACKAGE_FILE = 'software.swu';
+/** Largest package downloaded when neither the descriptor nor `maxBytes` says otherwise (2 GiB). */
+export const DEFAULT_MAX_PACKAGE_BYTES = 2 * 1024 * 1024 * 1024;
+
+/**
+ * The device's package path, `/mnt/udisk/misc/data/<system_dir>/software.swu`; `baseDir` replaces
+ * `/mnt/udisk/misc/data` (a test directory, another mount point).
+ */
+export function packagePath(systemDir: string, options: { baseDir?: string } = {}): string {
+  if (
+    typeof systemDir !== 'string' ||
+    systemDir === '' ||
+    systemDir.includes('/') ||
+    systemDir.includes('\0') ||
+    systemDir === '.' ||
+    systemDir === '..'
+  ) {
     throw new OtaError('OTA_OPTIONS', 'systemDir must be a single directory name');
   }
-  return `/mnt/udisk/misc/data/${systemDir}/software.swu`;
+  return path.join(options.baseDir ?? PACKAGE_BASE_DIR, systemDir, PACKAGE_FILE);
 }
 
 export const DONE_FILE = '/tmp/swu.done';
@@ -63,8 +80,15 @@ export interface SleepClock {
 }
 
 export interface DownloaderOptions {
-  /** Final package path, e.g. `packagePath(systemDir)`. Work files sit beside it. */
-  dest: string;
+  /**
+   * Final package path. Default: `packagePath(systemDir, { baseDir })`, the device's
+   * `/mnt/udisk/misc/data/<system_dir>/software.swu`. Work files sit beside it.
+   */
+  dest?: string;
+  /** The device's `system_dir` (from its profile), for the default `dest`. */
+  systemDir?: string;
+  /** Replaces `/mnt/udisk/misc/data` in the default `dest`. */
+  baseDir?: string;
   /** Suffix of the progress file (default: the package's base name without extension, `software`). */
   name?: string;
   /** Progress file path, or false for none (default `/tmp/curl_progress_<name>`). */
@@ -79,6 +103,11 @@ export interface DownloaderOptions {
    */
   insecure?: boolean;
   headers?: Record<string, string>;
+  /**
+   * Largest package accepted when the download has no `size` (default 2 GiB): a bigger
+   * `Content-Length` is refused before any byte is written, and a body without one is cut there.
+   */
+  maxBytes?: number;
   /** Automatic resumes within one `download()` after a cut connection (default 5). */
   retries?: number;
   /** First retry delay, doubled each time up to 30 s (default 1000 ms). */
@@ -95,13 +124,19 @@ export interface DownloaderOptions {
   /** Any `{ debug?, info?, warn?, error? }` logger (console, pino, consola). */
   logger?: Logger;
   fs?: FsPort;
-  /** Time and the retry backoff (default `systemClock`); tests pass a manual clock. */
+  /** Time and the retry backoff (default: `systemClock` with timers that keep the process alive); tests pass a manual clock. */
   clock?: Clock | SleepClock;
 }
 
 export interface DownloadOptions {
-  /** Expected MD5 (`file_md5`): a mismatch removes the download and throws `OTA_MD5_MISMATCH`. */
+  /**
+   * Expected MD5 (`file_md5`). A mismatch removes the download and throws `OTA_MD5_MISMATCH`.
+   * With it, a partial download is resumed whatever the URL's query string (signed CDN links),
+   * and a complete package already at `dest` is used without a request.
+   */
   md5?: string;
+  /** Expected size in bytes (the descriptor's `file_size`): the download stops beyond it. */
+  size?: number;
   signal?: AbortSignal;
 }
 
@@ -115,12 +150,31 @@ export interface DownloadResult {
   restarts: number;
   /** Requests made. */
   requests: number;
+  /** True when the complete package was already at `dest` (no request was made). */
+  cached: boolean;
+}
+
+/** A complete package at `dest` whose MD5 was checked. */
+export interface CompletePackage {
+  path: string;
+  size: number;
+  md5: string;
 }
 
 export interface Downloader {
   download(url: string, options?: DownloadOptions): Promise<DownloadResult>;
+  /**
+   * The complete, MD5-checked package at `dest` when it is the one with this MD5 (and size), e.g.
+   * one the user declined or a low battery held back, so it can be installed without a new
+   * download. Cheap when `dest` was written by this downloader; otherwise the file is hashed once.
+   */
+  findComplete(md5: string, size?: number): Promise<CompletePackage | undefined>;
   /** Removes the partial download and its state. */
   discard(): Promise<void>;
+  /** Removes the package at `dest`, its record, and any partial download. */
+  remove(): Promise<void>;
+  /** The package path. */
+  readonly dest: string;
   /** Paths of the work files (partial data and persisted state). */
   readonly partPath: string;
   readonly statePath: string;
@@ -128,13 +182,27 @@ export interface Downloader {
 
 /** Persisted beside the partial file; replaced atomically. */
 interface DownloadState {
-  v: 1;
+  v: 2;
+  /**
+   * The expected MD5 the bytes belong to, when the caller gave it: the partial download is then
+   * resumed whatever the URL (signed CDN links change their query string between tries).
+   */
+  md5: string | undefined;
+  /** The URL of the last request (0600 like the rest: it may carry a signed query). */
   url: string;
   /** Strong ETag or Last-Modified of the representation being downloaded. */
   validator: string | undefined;
   total: number | undefined;
   /** Bytes of the partial file known to be on stable storage. */
   bytes: number;
+}
+
+/** Written beside a complete package: what it is, so it can be found again without hashing. */
+interface PackageRecord {
+  v: 1;
+  md5: string;
+  size: number;
+  mtimeMs: number;
 }
 
 interface Response {
@@ -182,16 +250,61 @@ function safeUrl(url: URL): string {
   return `${url.protocol}//${url.host}${url.pathname}`;
 }
 
+interface Want {
+  md5: string | undefined;
+  size: number | undefined;
+  /** Most bytes accepted: `size` when known, else `maxBytes`. */
+  limit: number;
+}
+
+interface Stats {
+  restarts: number;
+  requests: number;
+  resumedBytes: number | undefined;
+  /** Bytes were appended to a partial file (206 or 416): a mismatch may come from the splice. */
+  spliced: boolean;
+  /** The one fresh download after a spliced MD5 mismatch was already made. */
+  freshRetry: boolean;
+}
+
+function resolveDest(options: DownloaderOptions): string {
+  if (options.dest !== undefined) {
+    if (typeof options.dest !== 'string' || options.dest === '')
+      throw new OtaError('OTA_OPTIONS', 'dest must be a path');
+    return options.dest;
+  }
+  if (options.systemDir === undefined) {
+    throw new OtaError(
+      'OTA_OPTIONS',
+      'give dest, or systemDir for the spec path /mnt/udisk/misc/data/<system_dir>/software.swu',
+    );
+  }
+  return packagePath(options.systemDir, options.baseDir === undefined ? {} : { baseDir: options.baseDir });
+}
+
+/**
+ * systemClock, but its timers keep the process alive: the wait before a resume is work in
+ * progress, and a script whose only pending work is that wait must not exit half-way
+ * (systemClock's timers are unref'd).
+ */
+const liveClock: Clock = {
+  now: systemClock.now,
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
 export function createDownloader(options: DownloaderOptions): Downloader {
   const fs = options.fs ?? realFs;
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock ?? liveClock;
   /** Waits out a retry backoff; an abort ends the wait at once (with the 0.1 clock, at its end). */
   const backoff = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
     'sleep' in clock ? clock.sleep(ms) : sleep(clock, ms, signal);
-  const dest = options.dest;
+  const log = options.logger ?? {};
+  const dest = resolveDest(options);
   const dir = path.dirname(dest);
   const partPath = `${dest}.part`;
   const statePath = `${dest}.part.json`;
+  const recordPath = `${dest}.json`;
   const name = options.name ?? path.basename(dest).replace(/\.[^.]*$/, '');
   const progressFile = options.progressFile === undefined ? progressFilePath(name) : options.progressFile;
   const doneFile = options.doneFile === undefined ? DONE_FILE : options.doneFile;
@@ -200,12 +313,24 @@ export function createDownloader(options: DownloaderOptions): Downloader {
   const reserve = options.reserveBytes ?? 1024 * 1024;
   const idleTimeoutMs = options.idleTimeoutMs ?? 100_000;
   const progressIntervalMs = options.progressIntervalMs ?? 200;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_PACKAGE_BYTES;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) {
+    throw new OtaError('OTA_OPTIONS', 'maxBytes must be a positive whole number');
+  }
   const headers = { 'User-Agent': 'PSP_DEVICE', Accept: '*/*', ...options.headers };
 
   async function loadState(): Promise<DownloadState | undefined> {
     try {
       const s = JSON.parse(await fs.readFile(statePath, 'utf8')) as DownloadState;
-      if (s?.v !== 1 || typeof s.url !== 'string' || !Number.isSafeInteger(s.bytes) || s.bytes < 0)
+      if (
+        s?.v !== 2 ||
+        typeof s.url !== 'string' ||
+        (s.md5 !== undefined && (typeof s.md5 !== 'string' || !/^[0-9a-f]{32}$/.test(s.md5))) ||
+        !Number.isSafeInteger(s.bytes) ||
+        s.bytes < 0 ||
+        (s.total !== undefined && !Number.isSafeInteger(s.total)) ||
+        (s.validator !== undefined && typeof s.validator !== 'string')
+      )
         return undefined;
       return s;
     } catch {
@@ -233,17 +358,17 @@ export function createDownloader(options: DownloaderOptions): Downloader {
     }
   }
 
-  async function hashPrefix(bytes: number): Promise<crypto.Hash> {
+  async function hashFile(file: string, bytes: number): Promise<crypto.Hash> {
     // A hash state cannot be persisted, so after a restart the kept bytes are read and hashed again.
     const h = crypto.createHash('md5');
     if (bytes === 0) return h;
-    const fh = await fs.open(partPath, 'r');
+    const fh = await fs.open(file, 'r');
     try {
       const buf = Buffer.allocUnsafe(1024 * 1024);
       let pos = 0;
       while (pos < bytes) {
         const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, bytes - pos), pos);
-        if (bytesRead === 0) throw new OtaError('OTA_IO', 'partial download shrank while it was read');
+        if (bytesRead === 0) throw new OtaError('OTA_IO', `${file} shrank while it was read`);
         h.update(buf.subarray(0, bytesRead));
         pos += bytesRead;
       }
@@ -251,6 +376,40 @@ export function createDownloader(options: DownloaderOptions): Downloader {
       await fh.close();
     }
     return h;
+  }
+
+  async function findComplete(md5: string, size?: number): Promise<CompletePackage | undefined> {
+    const want = md5.toLowerCase();
+    let st: { size: number; mtimeMs: number; isFile(): boolean };
+    try {
+      st = await fs.stat(dest);
+    } catch {
+      return undefined;
+    }
+    if (!st.isFile() || (size !== undefined && st.size !== size)) return undefined;
+    let record: PackageRecord | undefined;
+    try {
+      record = JSON.parse(await fs.readFile(recordPath, 'utf8')) as PackageRecord;
+    } catch {
+      record = undefined;
+    }
+    if (record?.v === 1) {
+      // A record for another package, or a file changed since it was written, is not trusted.
+      const fresh = record.size === st.size && record.mtimeMs === st.mtimeMs;
+      return fresh && record.md5 === want ? { path: dest, size: st.size, md5: want } : undefined;
+    }
+    // No record (written by something else, or a crash right after the rename): hash it once.
+    if (st.size > Math.max(maxBytes, size ?? 0)) return undefined;
+    const got = (await hashFile(dest, st.size)).digest('hex');
+    if (got !== want) return undefined;
+    await writeRecord(got, st.size);
+    return { path: dest, size: st.size, md5: got };
+  }
+
+  async function writeRecord(md5: string, size: number): Promise<void> {
+    const st = await fs.stat(dest);
+    const record: PackageRecord = { v: 1, md5, size, mtimeMs: st.mtimeMs };
+    await writeFileAtomic(recordPath, JSON.stringify(record), { fs });
   }
 
   async function request(
@@ -291,7 +450,29 @@ export function createDownloader(options: DownloaderOptions): Downloader {
             reject(new OtaError('OTA_DOWNLOAD_HTTP', 'too many redirects'));
             return;
           }
-          request(new URL(res.headers.location, url), extra, signal, hops + 1).then(resolve, reject);
+          let next: URL;
+          try {
+            next = new URL(res.headers.location, url);
+          } catch (error) {
+            reject(
+              new OtaError('OTA_DOWNLOAD_REDIRECT', 'the server redirected to something that is not a URL', {
+                cause: error,
+              }),
+            );
+            return;
+          }
+          // An https download never continues in clear text: on http anyone on the path could
+          // swap the bytes (MD5 and signature would catch it, but only after the whole download).
+          if (next.protocol !== 'https:' && (url.protocol === 'https:' || next.protocol !== 'http:')) {
+            reject(
+              new OtaError(
+                'OTA_DOWNLOAD_REDIRECT',
+                `${safeUrl(url)} redirected to ${next.protocol}//${next.host}: an https download does not follow a redirect to ${next.protocol.replace(':', '')}`,
+              ),
+            );
+            return;
+          }
+          request(next, extra, signal, hops + 1).then(resolve, reject);
           return;
         }
         resolve({ status, headers: res.headers, body: res });
@@ -300,15 +481,33 @@ export function createDownloader(options: DownloaderOptions): Downloader {
     });
   }
 
+  function tooLarge(what: string, want: Want): OtaError {
+    const source =
+      want.size !== undefined ? 'the size the descriptor announced' : 'the most allowed (maxBytes)';
+    return new OtaError('OTA_DOWNLOAD_TOO_LARGE', `${what} ${want.limit} bytes, ${source}`);
+  }
+
   async function attempt(
     url: URL,
-    expectedMd5: string | undefined,
+    want: Want,
     signal: AbortSignal | undefined,
-    stats: { restarts: number; requests: number; resumedBytes: number | undefined },
+    stats: Stats,
   ): Promise<DownloadResult> {
     let state = await loadState();
     let offset = 0;
-    if (state && state.url === url.href && state.validator !== undefined) {
+    // The partial bytes are this package's when their MD5 is the one expected (whatever the URL),
+    // or, without an MD5 on either side, when they came from this very URL and a validator
+    // (If-Range) will vouch for them. The final MD5 check catches a bad splice either way.
+    const samePackage =
+      state !== undefined &&
+      (want.md5 !== undefined && state.md5 !== undefined
+        ? state.md5 === want.md5
+        : state.url === url.href && state.validator !== undefined);
+    const resumable =
+      state !== undefined &&
+      samePackage &&
+      (want.size === undefined || state.total === undefined || state.total === want.size);
+    if (state && resumable) {
       let size = 0;
       try {
         size = (await fs.stat(partPath)).size;
@@ -323,13 +522,13 @@ export function createDownloader(options: DownloaderOptions): Downloader {
       await discard();
       state = undefined;
     }
-    let md5 = await hashPrefix(offset);
+    let md5 = await hashFile(partPath, offset);
     if (stats.resumedBytes === undefined) stats.resumedBytes = offset;
 
     const extra: Record<string, string> = {};
-    if (offset > 0 && state?.validator) {
+    if (offset > 0) {
       extra.Range = `bytes=${offset}-`;
-      extra['If-Range'] = state.validator;
+      if (state?.validator) extra['If-Range'] = state.validator;
     }
     stats.requests++;
     const res = await request(url, extra, signal);
@@ -339,16 +538,23 @@ export function createDownloader(options: DownloaderOptions): Downloader {
       const length = res.headers['content-length'] ? Number(res.headers['content-length']) : undefined;
       if (res.status === 206 && offset > 0) {
         const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(res.headers['content-range'] ?? '');
-        if (!m || Number(m[1]) !== offset) {
-          // A range we did not ask for: start over rather than splice the wrong bytes.
+        total = m?.[3] === undefined || m[3] === '*' ? undefined : Number(m[3]);
+        if (
+          !m ||
+          Number(m[1]) !== offset ||
+          (total !== undefined && state?.total !== undefined && total !== state.total)
+        ) {
+          // A range we did not ask for, or of a file of another size: start over rather than
+          // splice the wrong bytes.
           await discard();
           stats.restarts++;
           throw new OtaError(
             'OTA_DOWNLOAD_INTERRUPTED',
-            'server answered with a different range; starting over',
+            'server answered with a different range or size; starting over',
           );
         }
-        total = m[3] === '*' ? undefined : Number(m[3]);
+        total ??= state?.total;
+        stats.spliced = true;
       } else if (res.status === 200) {
         if (offset > 0) {
           // The server ignored Range, or If-Range found the package changed: the body is the whole file.
@@ -356,9 +562,10 @@ export function createDownloader(options: DownloaderOptions): Downloader {
           offset = 0;
           md5 = crypto.createHash('md5');
         }
-        total = length;
+        total = length !== undefined && Number.isSafeInteger(length) ? length : undefined;
       } else if (res.status === 416 && offset > 0 && state?.total === offset) {
         total = offset; // we already have every byte
+        stats.spliced = true;
       } else if (res.status === 416) {
         await discard();
         stats.restarts++;
@@ -370,6 +577,23 @@ export function createDownloader(options: DownloaderOptions): Downloader {
         );
         throw res.status >= 500 ? new OtaError('OTA_DOWNLOAD_INTERRUPTED', err.message, { cause: err }) : err;
       }
+
+      // The size cap: the descriptor's size when it has one, else maxBytes; checked against what
+      // the server announces before any byte is written, and again while the body streams.
+      if (want.size !== undefined && total !== undefined && total !== want.size) {
+        await discard();
+        if (total > want.size) throw tooLarge(`the server announces ${total} bytes, more than`, want);
+        throw new OtaError(
+          'OTA_DOWNLOAD_PROTOCOL',
+          `the server announces ${total} bytes, the descriptor ${want.size}`,
+        );
+      }
+      if (total !== undefined && total > want.limit) {
+        await discard();
+        throw tooLarge(`the server announces ${total} bytes, more than`, want);
+      }
+      const announced = total !== undefined;
+      total ??= want.size;
 
       const etag = res.headers.etag;
       const validator =
@@ -390,7 +614,7 @@ export function createDownloader(options: DownloaderOptions): Downloader {
           );
         }
       }
-      state = { v: 1, url: url.href, validator, total, bytes: offset };
+      state = { v: 2, md5: want.md5 ?? state?.md5, url: url.href, validator, total, bytes: offset };
       if (res.status !== 416) {
         const fh = await fs.open(partPath, offset === 0 ? 'w' : 'r+', 0o600);
         let pos = offset;
@@ -423,7 +647,10 @@ export function createDownloader(options: DownloaderOptions): Downloader {
           await report(true);
           try {
             for await (const chunk of body as AsyncIterable<Buffer>) {
-              if (total !== undefined && pos + chunk.length > total) {
+              if (pos + chunk.length > want.limit) {
+                throw tooLarge('the server sent more than', want);
+              }
+              if (announced && pos + chunk.length > total!) {
                 throw new OtaError('OTA_DOWNLOAD_PROTOCOL', 'server sent more bytes than the package size');
               }
               try {
@@ -460,7 +687,11 @@ export function createDownloader(options: DownloaderOptions): Downloader {
           if (errno !== undefined && !(error instanceof OtaError)) {
             throw new OtaError('OTA_IO', `cannot write ${partPath}: ${errno}`, { cause: error });
           }
-          if (isRetryable(error) || (error as OtaError).code === 'OTA_ABORTED') {
+          if (error instanceof OtaError && error.code === 'OTA_DOWNLOAD_TOO_LARGE') {
+            // Nothing of an oversized body is worth keeping.
+            await fh.close().catch(() => {});
+            await discard();
+          } else if (isRetryable(error) || (error as OtaError).code === 'OTA_ABORTED') {
             // Keep what arrived for the next attempt.
             await checkpoint().catch(() => {});
           }
@@ -470,17 +701,29 @@ export function createDownloader(options: DownloaderOptions): Downloader {
         }
       } else {
         body.resume();
-        md5 = await hashPrefix(offset);
+        md5 = await hashFile(partPath, offset);
       }
 
       const size = state.total ?? offset;
       const digest = md5.digest('hex');
-      if (expectedMd5 !== undefined && digest !== expectedMd5) {
+      if (want.md5 !== undefined && digest !== want.md5) {
         await discard();
-        throw new OtaError('OTA_MD5_MISMATCH', `MD5 of the download is ${digest}, expected ${expectedMd5}`);
+        if (stats.spliced && !stats.freshRetry) {
+          // Pieces from two responses may not belong together (no validator, or a server that
+          // lies about it): one whole download decides.
+          stats.freshRetry = true;
+          stats.restarts++;
+          throw new OtaError(
+            'OTA_DOWNLOAD_INTERRUPTED',
+            `MD5 of the resumed download is ${digest}, expected ${want.md5}; downloading it once more from the start`,
+          );
+        }
+        throw new OtaError('OTA_MD5_MISMATCH', `MD5 of the download is ${digest}, expected ${want.md5}`);
       }
+      await fs.rm(recordPath, { force: true });
       await fs.rename(partPath, dest);
       await syncDir(dir, fs);
+      await writeRecord(digest, size);
       await fs.rm(statePath, { force: true });
       if (doneFile) await writeFileAtomic(doneFile, 'done', { fs, durable: false, mode: 0o644 });
       return {
@@ -490,6 +733,7 @@ export function createDownloader(options: DownloaderOptions): Downloader {
         resumedBytes: stats.resumedBytes ?? 0,
         restarts: stats.restarts,
         requests: stats.requests,
+        cached: false,
       };
     } finally {
       if (!body.complete) body.destroy();
@@ -498,11 +742,24 @@ export function createDownloader(options: DownloaderOptions): Downloader {
 
   let running = false;
   return {
+    dest,
     partPath,
     statePath,
     async discard() {
       if (running) throw new OtaError('OTA_OPTIONS', 'cannot discard while a download is running');
       await discard();
+    },
+    async remove() {
+      if (running) throw new OtaError('OTA_OPTIONS', 'cannot remove the package while a download is running');
+      await discard();
+      await fs.rm(recordPath, { force: true });
+      await fs.rm(dest, { force: true });
+    },
+    findComplete(md5, size) {
+      if (typeof md5 !== 'string' || !/^[0-9a-fA-F]{32}$/.test(md5)) {
+        return Promise.reject(new OtaError('OTA_OPTIONS', 'md5 must be 32 hex digits'));
+      }
+      return findComplete(md5, size);
     },
     async download(rawUrl, dl = {}) {
       if (running) throw new OtaError('OTA_OPTIONS', `a download to ${dest} is already running`);
@@ -526,18 +783,46 @@ export function createDownloader(options: DownloaderOptions): Downloader {
     if (expectedMd5 !== undefined && !/^[0-9a-f]{32}$/.test(expectedMd5)) {
       throw new OtaError('OTA_OPTIONS', 'md5 must be 32 hex digits');
     }
+    if (dl.size !== undefined && (!Number.isSafeInteger(dl.size) || dl.size < 0)) {
+      throw new OtaError('OTA_OPTIONS', 'size must be a whole number of bytes');
+    }
+    const want: Want = { md5: expectedMd5, size: dl.size, limit: dl.size ?? maxBytes };
     if (options.insecure && url.protocol === 'https:') {
-      options.logger?.warn?.(
+      log.warn?.(
         `TLS certificate verification is OFF for ${url.host} (insecure option): the package's authenticity rests on its signature`,
+        { host: url.host },
       );
     }
     await fs.mkdir(dir, { recursive: true });
     if (doneFile) await fs.rm(doneFile, { force: true });
-    const stats = { restarts: 0, requests: 0, resumedBytes: undefined as number | undefined };
+    if (expectedMd5 !== undefined) {
+      const found = await findComplete(expectedMd5, dl.size);
+      if (found) {
+        log.info?.(`the package with MD5 ${expectedMd5} is already complete at ${dest}`, { path: dest });
+        // A UI that follows the progress sees the download complete, as after a real one.
+        options.onProgress?.({
+          received: found.size,
+          total: found.size,
+          percent: 100,
+          resumedFrom: found.size,
+          bytesPerSecond: 0,
+        });
+        await writeProgress(found.size, found.size);
+        if (doneFile) await writeFileAtomic(doneFile, 'done', { fs, durable: false, mode: 0o644 });
+        return { ...found, resumedBytes: 0, restarts: 0, requests: 0, cached: true };
+      }
+    }
+    const stats: Stats = {
+      restarts: 0,
+      requests: 0,
+      resumedBytes: undefined,
+      spliced: false,
+      freshRetry: false,
+    };
     let delay = options.retryDelayMs ?? 1000;
     for (let tries = 0; ; tries++) {
       try {
-        return await attempt(url, expectedMd5, dl.signal, stats);
+        return await attempt(url, want, dl.signal, stats);
       } catch (error) {
         if (dl.signal?.aborted) {
           throw error instanceof OtaError && error.code === 'OTA_ABORTED'
@@ -548,7 +833,7 @@ export function createDownloader(options: DownloaderOptions): Downloader {
         }
         const e = networkError(error, 'download failed');
         if (!isRetryable(e) || tries >= retries) throw e;
-        options.logger?.info?.(`download interrupted (${e.message}); resuming in ${delay} ms`);
+        log.info?.(`download interrupted (${e.message}); resuming in ${delay} ms`, { delayMs: delay });
         try {
           await backoff(delay, dl.signal);
         } catch (reason) {

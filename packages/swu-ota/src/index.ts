@@ -30,9 +30,13 @@ export {
 export {
   type CloudBases,
   createUpdateChecker,
+  type DeviceIdentity,
   descriptorHeaders,
+  descriptorRequest,
   descriptorUrl,
+  MAX_DESCRIPTOR_BYTES,
   parseDescriptor,
+  parseUpdateResponse,
   UPDATE_KINDS,
   type UpdateChecker,
   type UpdateCheckerOptions,
@@ -40,9 +44,11 @@ export {
   type UpdateDescriptor,
   type UpdateKind,
 } from './descriptor.js';
-// Resumable download
+// Resumable download, and the package path with its memory of refusals
 export {
+  type CompletePackage,
   createDownloader,
+  DEFAULT_MAX_PACKAGE_BYTES,
   DONE_FILE,
   type Downloader,
   type DownloaderOptions,
@@ -50,13 +56,23 @@ export {
   type DownloadProgress,
   type DownloadResult,
   formatProgressLine,
+  PACKAGE_BASE_DIR,
+  PACKAGE_FILE,
   PROGRESS_BAR_WIDTH,
   packagePath,
   progressFilePath,
   type SleepClock,
 } from './download.js';
-// Errors
-export { isOtaError, OtaError, type OtaErrorCode } from './errors.js';
+// Errors and refusal reasons
+export {
+  isOtaError,
+  OTA_REFUSALS,
+  OtaError,
+  type OtaErrorCode,
+  type OtaRefusal,
+  type OtaRefusalCategory,
+  refusalOf,
+} from './errors.js';
 // The file system calls the downloader makes (inject one to fake a full disk)
 export type { FsPort } from './fs-port.js';
 // Install
@@ -64,13 +80,22 @@ export {
   createInstaller,
   type Installer,
   type InstallerOptions,
+  type InstallOptions,
   type InstallResult,
   type InstallStep,
 } from './install.js';
 // sw-description: libconfig text, running programs, the parsed description
 export { formatLibconfig, type LibconfigGroup, type LibconfigValue, parseLibconfig } from './libconfig.js';
+export {
+  createPackageStore,
+  type PackageStore,
+  type PackageStoreOptions,
+  type RefusalRecord,
+} from './package-store.js';
 export { type CommandRunner, type RunOptions, type RunResult, runCommand } from './runner.js';
 export { parseSwDescription, type SwDescription, type SwuArtifact } from './sw-description.js';
+// Text for terminals and logs
+export { type StripControlsOptions, stripControls } from './text.js';
 // .swu verification
 export {
   SW_DESCRIPTION,
@@ -82,3 +107,5 @@ export {
   type VerifySwuOptions,
   verifySwu,
 } from './verify.js';
+// Version order (anti-rollback)
+export { compareVersions, MAX_VERSION_LENGTH, type ParsedVersion, parseVersion } from './version.js';

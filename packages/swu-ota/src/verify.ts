@@ -18,8 +18,12 @@ export interface VerifySwuOptions {
   certificate?: string | undefined;
   /** Hardware revision (as in `swupdate -H board:<revision>`) that `hardware-compatibility` must list. */
   hardwareRevision?: string | undefined;
-  /** Every artefact must carry a sha256 (default true; SWUpdate demands it of signed packages). */
-  requireHashes?: boolean;
+  /**
+   * Every artefact must carry a sha256 (default true). False accepts artefacts without one, only
+   * when no `certificate` is given: a signature covers the images only through their sha256, so a
+   * signed package always needs them (SWUpdate refuses a signed image without a hash as well).
+   */
+  requireHashes?: boolean | undefined;
   /**
    * Hash MD5 in a worker thread beside the cpio/sha256 work. Default: when the process may run on
    * more than one core (`os.availableParallelism()`, which honours the CPU affinity). On one core
@@ -103,7 +107,7 @@ export async function verifySwu(source: SwuSource, options: VerifySwuOptions = {
     throw new OtaError('OTA_OPTIONS', 'md5 must be 32 hex digits');
   }
   const maxDescription = options.maxDescriptionSize ?? 1024 * 1024;
-  const requireHashes = options.requireHashes ?? true;
+  const requireHashes = options.requireHashes !== false || options.certificate !== undefined;
   const ownStream = typeof source === 'string';
   // Reading a path uses a few reusable 1 MiB buffers that travel to the MD5 worker and back.
   const pool: ArrayBuffer[] = [];

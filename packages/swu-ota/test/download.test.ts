@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import nodeFsp from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exec, needs, tempDir, waitFor } from '@waved/test-lab';
@@ -15,13 +17,19 @@ import {
   type FsPort,
   formatProgressLine,
   OtaError,
+  packagePath,
 } from '../src/index.js';
 import { makePki, type TestPki } from './helpers/pki.js';
 import { type PackageServer, startPackageServer } from './helpers/server.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const md5 = (b: Uint8Array) => crypto.createHash('md5').update(b).digest('hex');
-const noSleep = { now: () => Date.now(), sleep: async () => {} };
+/** Back-off delays pass at once. */
+const noSleep: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn) => setImmediate(fn),
+  clearTimeout: (h) => clearImmediate(h as NodeJS.Immediate),
+};
 
 const lab = needs({ peers: ['openssl'] });
 
@@ -48,6 +56,9 @@ lab.describe('createDownloader against a local HTTPS server', () => {
     server.cuts = [];
     server.ignoreRange = false;
     server.throttleMs = 0;
+    server.omitLength = false;
+    server.endless = false;
+    server.redirectTo = undefined;
     server.requests = [];
   });
 
@@ -171,12 +182,66 @@ lab.describe('createDownloader against a local HTTPS server', () => {
     expect(md5(fs.readFileSync(r.path))).toBe(md5(next));
   });
 
-  it('does not resume without a validator', async () => {
+  it('without a validator or an MD5 it does not resume; with the MD5 it resumes with Range alone', async () => {
     server.current = { body, etag: undefined };
     server.cuts = [100_000];
-    const r = await make().download(server.url, { md5: md5(body) });
+    const r = await make().download(server.url);
     expect(server.requests.map((q) => q.range)).toEqual([undefined, undefined]);
     expect(md5(fs.readFileSync(r.path))).toBe(md5(body));
+
+    work = tmp.join(`case-${n++}`);
+    fs.mkdirSync(work);
+    server.requests = [];
+    server.cuts = [100_000];
+    const keyed = await make().download(server.url, { md5: md5(body) });
+    expect(server.requests[0]?.range).toBeUndefined();
+    expect(server.requests[1]).toMatchObject({ ifRange: undefined, status: 206 });
+    expect(server.requests[1]?.range).toMatch(/^bytes=\d+-$/);
+    expect(keyed.restarts).toBe(0);
+    expect(md5(fs.readFileSync(keyed.path))).toBe(md5(body));
+  });
+
+  it('resumes by MD5 when only the query string of the URL changed (signed CDN links)', async () => {
+    server.cuts = [200_000];
+    const first = make({ retries: 0 });
+    await expect(first.download(`${server.url}?sig=aaa&expires=1`, { md5: md5(body) })).rejects.toThrow(
+      OtaError,
+    );
+    const kept = JSON.parse(fs.readFileSync(first.statePath, 'utf8')).bytes;
+    expect(kept).toBeGreaterThan(100_000);
+    const r = await make().download(`${server.url}?sig=bbb&expires=2`, { md5: md5(body) });
+    expect(server.requests[1]).toMatchObject({ range: `bytes=${kept}-`, ifRange: '"v1"', status: 206 });
+    expect(r).toMatchObject({ resumedBytes: kept, restarts: 0, requests: 1 });
+    expect(md5(fs.readFileSync(r.path))).toBe(md5(body));
+
+    // Another package (another MD5) behind the same URL never reuses those bytes.
+    work = tmp.join(`case-${n++}`);
+    fs.mkdirSync(work);
+    server.requests = [];
+    server.cuts = [200_000];
+    const third = make({ retries: 0 });
+    await expect(third.download(server.url, { md5: md5(body) })).rejects.toThrow(OtaError);
+    const other = crypto.randomBytes(300_000);
+    server.current = { body: other, etag: '"v1"' }; // a server that even keeps the ETag
+    const r2 = await make().download(server.url, { md5: md5(other) });
+    expect(server.requests[1]?.range).toBeUndefined();
+    expect(md5(fs.readFileSync(r2.path))).toBe(md5(other));
+  });
+
+  it('a splice of two different files (no validator) fails the MD5 once, then one whole download decides', async () => {
+    server.current = { body, etag: undefined };
+    server.cuts = [150_000];
+    // The descriptor already names the new file, but the server still has the old one for a while.
+    const changed = Buffer.from(body);
+    changed[10]! ^= 0xff; // inside the part kept below: only a whole download gets it right
+    const first = make({ retries: 0 });
+    await expect(first.download(server.url, { md5: md5(changed) })).rejects.toThrow(OtaError);
+    // The server's file changes under the same URL, without any validator to tell.
+    server.current = { body: changed, etag: undefined };
+    const r = await make().download(server.url, { md5: md5(changed) });
+    expect(server.requests.map((q) => q.status)).toEqual([200, 206, 200]);
+    expect(r.restarts).toBe(1);
+    expect(md5(fs.readFileSync(r.path))).toBe(md5(changed));
   });
 
   it('stops on abort keeping what arrived, refuses a second concurrent download, then resumes', async () => {
@@ -248,6 +313,121 @@ lab.describe('createDownloader against a local HTTPS server', () => {
     expect(fs.readdirSync(work)).toEqual(['curl_progress_software']); // no package, no part, no done
   });
 
+  it('attack: a server that streams forever without Content-Length is cut at maxBytes, and nothing is kept', async () => {
+    server.endless = true;
+    const dl = make({ maxBytes: 1024 * 1024 });
+    const started = Date.now();
+    const err = (await dl.download(server.url, { md5: md5(body) }).catch((e: unknown) => e)) as OtaError;
+    expect(err.code).toBe('OTA_DOWNLOAD_TOO_LARGE');
+    expect(err.message).toMatch(/more than 1048576 bytes/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(server.requests).toHaveLength(1); // not retried
+    expect(fs.existsSync(dl.partPath) || fs.existsSync(dl.statePath) || fs.existsSync(dl.dest)).toBe(false);
+  });
+
+  it('attack: the same endless server is cut at the descriptor size when the download has one', async () => {
+    server.endless = true;
+    const err = (await make()
+      .download(server.url, { md5: md5(body), size: 300_000 })
+      .catch((e: unknown) => e)) as OtaError;
+    expect(err.code).toBe('OTA_DOWNLOAD_TOO_LARGE');
+    expect(err.message).toBe('the server sent more than 300000 bytes, the size the descriptor announced');
+  });
+
+  it('refuses a Content-Length above the cap before writing a byte, and a size that differs from the descriptor', async () => {
+    const dl = make({ maxBytes: 100_000 });
+    const big = (await dl.download(server.url).catch((e: unknown) => e)) as OtaError;
+    expect(big.code).toBe('OTA_DOWNLOAD_TOO_LARGE');
+    expect(fs.existsSync(dl.partPath)).toBe(false);
+    const over = (await make()
+      .download(server.url, { size: body.length - 1 })
+      .catch((e: unknown) => e)) as OtaError;
+    expect(over.code).toBe('OTA_DOWNLOAD_TOO_LARGE');
+    const under = (await make()
+      .download(server.url, { size: body.length + 1 })
+      .catch((e: unknown) => e)) as OtaError;
+    expect(under.code).toBe('OTA_DOWNLOAD_PROTOCOL');
+    // A chunked body of exactly the descriptor's size completes.
+    server.omitLength = true;
+    const r = await make().download(server.url, { md5: md5(body), size: body.length });
+    expect(r.size).toBe(body.length);
+  });
+
+  it('attack: an https download that redirects to http is refused, and the http server never sees a request', async () => {
+    const seen: string[] = [];
+    const plain = http.createServer((req, res) => {
+      seen.push(req.url ?? '');
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (plain.address() as AddressInfo).port;
+      server.redirectTo = `http://127.0.0.1:${port}/pkg/software.swu`;
+      const moved = server.url.replace('/pkg/', '/moved/');
+      const err = (await make()
+        .download(moved, { md5: md5(body) })
+        .catch((e: unknown) => e)) as OtaError;
+      expect(err.code).toBe('OTA_DOWNLOAD_REDIRECT');
+      expect(err.message).toMatch(/does not follow a redirect to http/);
+      expect(server.requests.map((q) => q.status)).toEqual([302]);
+      expect(seen).toEqual([]);
+      // https to https is still followed.
+      server.redirectTo = server.url;
+      server.requests = [];
+      const r = await make().download(moved, { md5: md5(body) });
+      expect(server.requests.map((q) => q.status)).toEqual([302, 200]);
+      expect(r.size).toBe(body.length);
+    } finally {
+      plain.closeAllConnections();
+      await new Promise<void>((resolve) => plain.close(() => resolve()));
+    }
+  });
+
+  it('a complete package on disk is used again without a request (declined or battery-blocked updates)', async () => {
+    const first = await make().download(server.url, { md5: md5(body) });
+    expect(first.cached).toBe(false);
+    server.requests = [];
+    const dl = make();
+    expect(await dl.findComplete(md5(body))).toEqual({ path: first.path, size: body.length, md5: md5(body) });
+    expect(await dl.findComplete(md5(body), body.length + 1)).toBeUndefined();
+    expect(await dl.findComplete('0'.repeat(32))).toBeUndefined();
+    const events: DownloadProgress[] = [];
+    const again = await make({ onProgress: (p) => events.push(p) }).download(`${server.url}?sig=new`, {
+      md5: md5(body),
+    });
+    expect(again).toMatchObject({ cached: true, requests: 0, path: first.path, size: body.length });
+    expect(server.requests).toEqual([]);
+    expect(fs.readFileSync(path.join(work, 'swu.done'), 'utf8')).toBe('done');
+    // A UI that follows the progress sees it complete, as after a real download.
+    expect(events).toEqual([
+      {
+        received: body.length,
+        total: body.length,
+        percent: 100,
+        resumedFrom: body.length,
+        bytesPerSecond: 0,
+      },
+    ]);
+    expect(fs.readFileSync(path.join(work, 'curl_progress_software'), 'utf8')).toContain('100.0%');
+
+    // A file changed after it was checked is not trusted: downloaded again.
+    const fd = fs.openSync(first.path, 'r+');
+    fs.writeSync(fd, Buffer.from([0x00]), 0, 1, 5);
+    fs.closeSync(fd);
+    fs.utimesSync(first.path, new Date(), new Date(Date.now() + 5000));
+    expect(await dl.findComplete(md5(body))).toBeUndefined();
+    const fresh = await dl.download(server.url, { md5: md5(body) });
+    expect(fresh.cached).toBe(false);
+    expect(server.requests).toHaveLength(1);
+
+    // Without its record (a crash right after the rename), the file is hashed once and kept.
+    fs.rmSync(`${first.path}.json`);
+    expect(await dl.findComplete(md5(body))).toMatchObject({ size: body.length });
+    expect(fs.existsSync(`${first.path}.json`)).toBe(true);
+    await dl.remove();
+    expect(fs.existsSync(first.path) || fs.existsSync(`${first.path}.json`)).toBe(false);
+  });
+
   it('verifies TLS by default and logs the insecure option', async () => {
     const strict = make({ ca: undefined });
     const err = (await strict.download(server.url).catch((e: unknown) => e)) as OtaError;
@@ -300,6 +480,30 @@ lab.describe('createDownloader against a local HTTPS server', () => {
     expect(err.code).toBe('OTA_NO_SPACE');
     expect(written).toBeGreaterThan(100_000);
     expect(fs.readdirSync(work)).toEqual(['curl_progress_software']); // the partial file is gone
+  });
+
+  it('a script whose only pending work is the wait before a resume runs to the end (exit 0)', async () => {
+    server.cuts = [200_000];
+    const dest = path.join(work, 'software.swu');
+    const script = path.join(work, 'retry.mjs');
+    const dist = path.resolve(here, '../dist/index.js');
+    fs.writeFileSync(
+      script,
+      `import { createDownloader } from ${JSON.stringify(dist)};
+import fs from 'node:fs';
+const [dest, url, ca] = process.argv.slice(2);
+const r = await createDownloader({ dest, ca: fs.readFileSync(ca), progressFile: false, doneFile: false, retryDelayMs: 300 }).download(url);
+console.log('done', r.requests);
+`,
+    );
+    const r = await exec(process.execPath, [script, dest, server.url, pki.caCert], {
+      allowFail: true,
+      timeoutMs: 20_000,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('done 2');
+    expect(md5(fs.readFileSync(dest))).toBe(md5(body));
   });
 
   it('resumes to a correct file after the downloader process is killed with SIGKILL', async () => {
@@ -411,4 +615,25 @@ it('formats the progress line like curl --progress-bar', () => {
   expect(formatProgressLine(50, 100)).toBe(`${'#'.repeat(36)}${' '.repeat(36)}  50.0%\n`);
   expect(formatProgressLine(999, 1000)).toBe(`${'#'.repeat(71)}${' '.repeat(1)}  99.9%\n`);
   expect(formatProgressLine(5, undefined)).toBe(`${' '.repeat(72)}   0.0%\n`);
+});
+
+it('puts the package at the spec path by default: /mnt/udisk/misc/data/<system_dir>/software.swu', () => {
+  expect(packagePath('system_a')).toBe('/mnt/udisk/misc/data/system_a/software.swu');
+  expect(packagePath('system_b', { baseDir: '/tmp/t' })).toBe('/tmp/t/system_b/software.swu');
+  for (const bad of ['', '.', '..', 'a/b', 'a\0b']) {
+    expect(() => packagePath(bad)).toThrowError(expect.objectContaining({ code: 'OTA_OPTIONS' }));
+  }
+  const dl = createDownloader({ systemDir: 'system_a', progressFile: false, doneFile: false });
+  expect([dl.dest, dl.partPath, dl.statePath]).toEqual([
+    '/mnt/udisk/misc/data/system_a/software.swu',
+    '/mnt/udisk/misc/data/system_a/software.swu.part',
+    '/mnt/udisk/misc/data/system_a/software.swu.part.json',
+  ]);
+  expect(createDownloader({ systemDir: 's', baseDir: '/var/ota', progressFile: false }).dest).toBe(
+    '/var/ota/s/software.swu',
+  );
+  expect(() => createDownloader({})).toThrowError(expect.objectContaining({ code: 'OTA_OPTIONS' }));
+  expect(() => createDownloader({ dest: '/tmp/x.swu', maxBytes: 0 })).toThrowError(
+    expect.objectContaining({ code: 'OTA_OPTIONS' }),
+  );
 });

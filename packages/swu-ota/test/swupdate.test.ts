@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { exec, needs, type Peer, startPeer, tempDir, waitForPath } from '@waved/test-lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInstaller, OtaError, parseDescriptor, runCommand, verifySwu } from '../src/index.js';
+import {
+  type CommandRunner,
+  createInstaller,
+  OtaError,
+  parseDescriptor,
+  refusalOf,
+  runCommand,
+  verifySwu,
+} from '../src/index.js';
 import { makePackageCases, type PackageCase } from './helpers/packages.js';
 import { makePki, type TestPki } from './helpers/pki.js';
 
@@ -77,6 +85,114 @@ lab.describe('our verifier and the real swupdate 2022.12 agree', () => {
     }
   });
 
+  // Policy cases: anti-rollback and the signature requirement are our policy, not swupdate's
+  // defaults. swupdate has the same checks behind flags (-N/--no-downgrading, -R/--no-reinstalling
+  // on the signed sw-description version; -k), and with them it reaches the same verdicts.
+  const md5Of = async (file: string) => (await exec('md5sum', [file])).stdout.slice(0, 32);
+  /** Our installer, over the real swupdate in check mode (-c) with its anti-rollback flags. */
+  const ourInstaller = (installed: string, extra: Partial<Parameters<typeof createInstaller>[0]> = {}) => {
+    const ran: string[][] = [];
+    const run: CommandRunner = async (file, args, opts) => {
+      if (file !== 'swupdate') return runCommand(file, args, opts); // openssl, for the signature
+      ran.push([file, ...args]);
+      return swupdate([...args], opts?.env);
+    };
+    const installer = createInstaller({
+      run,
+      certificate: pki.signerCert,
+      hardware: 'board:1.0',
+      installedVersion: installed,
+      extraArgs: ['-c', '-N', installed, '-R', installed],
+      readBattery: async () => 'mains',
+      consent: async () => true,
+      reboot: async () => {},
+      ...extra,
+    });
+    return { installer, ran };
+  };
+  const good = () => cases.find((x) => x.name === 'good')!.file;
+  const descriptorFor = async (file: string, version: string) =>
+    parseDescriptor({
+      version,
+      download_url: 'https://updates.example/software.swu',
+      file_md5: await md5Of(file),
+      forced: true,
+    });
+
+  it.concurrent.each([
+    ['a newer package installs', '1.2.2', '1.2.3', null],
+    [
+      'downgrade: installed 2.0.0, package 1.2.3 (our policy; swupdate -N agrees)',
+      '2.0.0',
+      '1.2.3',
+      'OTA_VERSION_DOWNGRADE',
+    ],
+    ['same-version replay of 1.2.3 (our policy; swupdate -R agrees)', '1.2.3', '1.2.3', 'OTA_VERSION_SAME'],
+    [
+      'an old signed package relabelled 9.0.0 in the descriptor (our policy; swupdate -N agrees on the signed version)',
+      '2.0.0',
+      '9.0.0',
+      'OTA_VERSION_DOWNGRADE',
+    ],
+  ] as const)('%s', async (_name, installed, offered, code) => {
+    const { installer, ran } = ourInstaller(installed);
+    const ours = await installer.install(good(), await descriptorFor(good(), offered)).then(
+      () => null,
+      (error: unknown) => error as OtaError,
+    );
+    const peer = await swupdate([
+      '-c',
+      '-k',
+      pki.signerCert,
+      '-H',
+      'board:1.0',
+      '-N',
+      installed,
+      '-R',
+      installed,
+      '-i',
+      good(),
+    ]);
+    if (code === null) {
+      expect(ours).toBeNull();
+      expect(ran).toHaveLength(1); // swupdate ran once, through our installer
+      expect(peer.code, peer.stderr).toBe(0);
+    } else {
+      expect(ours?.code).toBe(code);
+      expect(refusalOf(ours)?.category).toBe('policy');
+      expect(ran).toEqual([]); // refused before swupdate was asked
+      expect(peer.code).toBe(1);
+      expect(`${peer.stdout}${peer.stderr}`).toMatch(/No downgrading allowed|No reinstalling allowed/);
+    }
+  });
+
+  it('a signed package without a per-image hash is refused even with requireHashes: false (swupdate agrees)', async () => {
+    const file = cases.find((x) => x.name === 'hash-not-set')!.file;
+    const { installer, ran } = ourInstaller('1.0.0', { requireHashes: false });
+    const ours = (await installer
+      .install(file, await descriptorFor(file, '1.2.3'))
+      .catch((e: unknown) => e)) as OtaError;
+    expect(ours.code).toBe('OTA_SWU_HASH_MISSING');
+    expect(ran).toEqual([]);
+    const peer = await swupdateCheck(file);
+    expect(peer.code).toBe(1);
+  });
+
+  it('an unsigned package with no certificate configured is refused (our policy; this swupdate build refuses to run without -k)', async () => {
+    const file = cases.find((x) => x.name === 'unsigned')!.file;
+    const opts = {
+      readBattery: async () => 'mains' as const,
+      consent: async () => true,
+      reboot: async () => {},
+    };
+    expect(() => createInstaller({ ...opts, installedVersion: '1.0.0' })).toThrowError(
+      expect.objectContaining({ code: 'OTA_OPTIONS' }),
+    );
+    const peer = await swupdate(['-c', '-H', 'board:1.0', '-i', file]);
+    expect(peer.code).toBe(1);
+    expect(`${peer.stdout}${peer.stderr}`).toMatch(/built for signed images, provide a public key file/);
+  });
+
   it('reports what the good package holds', async () => {
     const c = cases.find((x) => x.name === 'good')!;
     const r = await verifySwu(c.file, { certificate: pki.signerCert });
@@ -115,6 +231,7 @@ lab.describe('our verifier and the real swupdate 2022.12 agree', () => {
         file === 'swupdate' ? swupdate([...args], opts?.env) : runCommand(file, args, opts),
       certificate: pki.signerCert,
       hardware: 'board:1.0',
+      installedVersion: '1.2.2',
       readBattery: async () => 80,
       consent: async () => {
         throw new Error('a forced update must not ask');
@@ -162,6 +279,7 @@ lab.describe('our verifier and the real swupdate 2022.12 agree', () => {
         method: 'client',
         extraArgs: ['-v'],
         certificate: pki.signerCert,
+        installedVersion: '1.0',
         readBattery: async () => 'mains',
         consent: async () => true,
         reboot: async () => {

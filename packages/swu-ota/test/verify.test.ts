@@ -140,6 +140,11 @@ describe('verifySwu (unsigned packages, no peers)', () => {
     ]);
     const r = await verifySwu(file, { requireHashes: false });
     expect(r.images).toMatchObject([{ filename: 'a', sha256: undefined, size: 3 }]);
+    // With a certificate the hashes stay required: a signature covers the images only through them.
+    const signed = (await verifySwu(file, { requireHashes: false, certificate: '/etc/swu/cert.pem' }).catch(
+      (e: unknown) => e,
+    )) as OtaError;
+    expect(signed.code).toBe('OTA_SWU_HASH_MISSING');
   });
 
   it('caps the size of sw-description', async () => {

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { tempDir } from '@waved/test-lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScreens, renderTerminal, type ScreenView } from '../../src/domain/screens/index.js';
@@ -111,6 +113,9 @@ describe('software update screen with the device application', () => {
   });
 
   it('a damaged download (MD5 mismatch) is said plainly', async () => {
+    // The battery test above left its package (the same bytes) on disk for a later install: remove
+    // it, so that this update is downloaded.
+    fs.rmSync(path.join(dir.path, 'ota', 'software.swu'), { force: true });
     h.corrupt = true;
     try {
       h.server.publishUpdate('psp_firmware', { version: '1.5.0', data: pkg, forced: true });

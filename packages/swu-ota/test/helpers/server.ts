@@ -26,6 +26,12 @@ export interface PackageServer {
   cuts: number[];
   /** Delay between 16 KiB writes (slow server). */
   throttleMs: number;
+  /** Send no Content-Length (chunked transfer coding). */
+  omitLength: boolean;
+  /** A hostile server: 200 without Content-Length, random bytes until the client hangs up. */
+  endless: boolean;
+  /** Answer requests for paths under `/moved/` with this redirect (302 Location). */
+  redirectTo: string | undefined;
   requests: SeenRequest[];
   close(): Promise<void>;
 }
@@ -37,6 +43,9 @@ export async function startPackageServer(cert: string, key: string, served: Serv
     ignoreRange: false,
     cuts: [],
     throttleMs: 0,
+    omitLength: false,
+    endless: false,
+    redirectTo: undefined,
     requests: [],
   };
   const server = https.createServer(
@@ -52,6 +61,24 @@ export async function startPackageServer(cert: string, key: string, served: Serv
         start = Number(m[1]);
         status = start >= body.length ? 416 : 206;
       }
+      if (state.redirectTo !== undefined && req.url?.startsWith('/moved/')) {
+        state.requests.push({ range, ifRange, status: 302 });
+        res.writeHead(302, { Location: state.redirectTo });
+        res.end();
+        return;
+      }
+      if (state.endless) {
+        state.requests.push({ range, ifRange, status: 200 });
+        res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+        const chunk = Buffer.alloc(64 * 1024, 0x5a);
+        const more = () => {
+          while (!res.destroyed && res.write(chunk));
+          if (!res.destroyed) res.once('drain', more);
+        };
+        res.once('close', () => res.removeAllListeners('drain'));
+        more();
+        return;
+      }
       state.requests.push({ range, ifRange, status });
       const headers: Record<string, string | number> = { 'Content-Type': 'application/octet-stream' };
       if (etag) headers.ETag = etag;
@@ -61,7 +88,7 @@ export async function startPackageServer(cert: string, key: string, served: Serv
         return;
       }
       if (status === 206) headers['Content-Range'] = `bytes ${start}-${body.length - 1}/${body.length}`;
-      headers['Content-Length'] = body.length - start;
+      if (!state.omitLength) headers['Content-Length'] = body.length - start;
       res.writeHead(status, headers);
       while (state.cuts.length > 0 && state.cuts[0]! <= start) state.cuts.shift();
       const cut = state.cuts.shift();

@@ -207,7 +207,10 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
         await options.reboot();
       },
       ...(options.run ? { run: options.run } : {}),
-      ...(options.certificate ? { certificate: options.certificate } : {}),
+      // Until the device profile's OTA policy (allow_unsigned, allow_downgrade) is wired: without a
+      // certificate installs stay allowed, and @waved/swu-ota logs a warning at every one.
+      ...(options.certificate ? { certificate: options.certificate } : { allowUnsigned: true }),
+      installedVersion: versions.get(kind),
       ...(options.hardware ? { hardware: options.hardware } : {}),
       logger: { info: (m) => logger.info(`ota: ${m}`), warn: (m) => logger.warn(`ota: ${m}`) },
     });
