@@ -26,12 +26,12 @@ export async function interfaceIndex(name: string): Promise<number> {
 }
 
 /**
- * Binds a bound UDP socket to one interface, so it receives only that interface's traffic and its
+ * Binds a bound UDP socket (a `dgram.Socket` or a descriptor) to one interface, so it receives only that interface's traffic and its
  * broadcasts to 255.255.255.255 leave through it even when the namespace has no default route
  * (without it, send() fails with ENETUNREACH): SO_BINDTOIFINDEX, or SO_BINDTODEVICE on kernels older
  * than 5.1, through the prebuilt addon of @waved/native. Returns the index.
  */
-export async function bindToInterface(socket: dgram.Socket, name: string): Promise<number> {
+export async function bindToInterface(socket: dgram.Socket | number, name: string): Promise<number> {
   const index = await interfaceIndex(name);
   if (socketFd(socket) < 0)
     throw new DhcpError('DHCP_INTERFACE', 'socket has no file descriptor (bind it first)');

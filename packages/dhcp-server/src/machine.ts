@@ -313,7 +313,8 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
           used += 12;
         }
       }
-      for (const [code, value] of common) {
+      for (let k = 0; k < common.length; k++) {
+        const [code, value] = common[k]!; // indexed: no iterator per reply
         opts.set(code, value);
         used += 2 * Math.ceil(value.length / 255) + value.length;
       }

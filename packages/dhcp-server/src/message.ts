@@ -34,6 +34,7 @@ export interface Decoded<T> {
 }
 
 const EMPTY = new Uint8Array(0);
+const ZERO_FILL = Uint8Array.prototype.fill;
 
 function fail(
   code: 'DHCP_DECODE_TRUNCATED' | 'DHCP_DECODE_MAGIC' | 'DHCP_DECODE_HLEN' | 'DHCP_DECODE_OPTION',
@@ -167,14 +168,15 @@ function checkField(ok: boolean, what: string): void {
 }
 
 function optionsLength(options: Map<number, Uint8Array>): number {
-  let n = 0;
-  for (const [code, data] of options) {
+  let n = 1; // END
+  // forEach, not for-of: no iterator or [code, data] pair per option on the per-reply path
+  options.forEach((data, code) => {
     checkField(Number.isInteger(code) && code > 0 && code < 255, `option code ${code} (1..254)`);
     // RFC 3396: values over 255 bytes are split over several instances, each with its own header.
     const parts = data.length === 0 ? 1 : Math.ceil(data.length / 255);
     n += parts * 2 + data.length;
-  }
-  return n + 1; // END
+  });
+  return n;
 }
 
 /** Bytes `encodeMessage` writes for `message` (padded to the 300-byte BOOTP minimum). */
@@ -194,6 +196,24 @@ const u32 = (n: number) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff;
  * before transferring `.buffer` to a worker.
  */
 export function encodeMessage(message: DhcpMessage, buf?: Uint8Array, offset = 0): Buffer {
+  if (buf === undefined) {
+    // A slice of Node's shared allocation pool: a reply costs no backing store of its own
+    // (Buffer.alloc would allocate and later free one per reply).
+    const out = Buffer.allocUnsafe(messageEncodingLength(message));
+    writeMessage(message, out, 0);
+    return out;
+  }
+  const out = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  const length = writeMessage(message, out, offset);
+  return out.subarray(offset, offset + length);
+}
+
+/**
+ * Writes `message` into `out` at `offset` (zero-padded to 300 bytes) and returns the number of bytes
+ * written; what `encodeMessage` does, with no view or Buffer created (the servers' reply path).
+ * Throws DHCP_ENCODE_FIELD or DHCP_ENCODE_BUFFER, with nothing written, as encodeMessage does.
+ */
+export function writeMessage(message: DhcpMessage, out: Uint8Array, offset: number): number {
   const m = message;
   checkField(u8(m.op) && u8(m.htype) && u8(m.hlen) && u8(m.hops), 'op/htype/hlen/hops must be bytes');
   checkField(m.hlen <= 16, 'hlen must be at most 16');
@@ -203,19 +223,11 @@ export function encodeMessage(message: DhcpMessage, buf?: Uint8Array, offset = 0
   checkField(m.sname.length <= 64, 'sname is at most 64 bytes');
   checkField(m.file.length <= 128, 'file is at most 128 bytes');
   const length = messageEncodingLength(m);
-  // A slice of Node's shared allocation pool, zeroed: a reply costs no backing store of its own
-  // (Buffer.alloc would allocate and later free one per reply).
-  const out =
-    buf === undefined
-      ? Buffer.allocUnsafe(length).fill(0)
-      : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
-  if (buf !== undefined) {
-    if (!Number.isInteger(offset) || offset < 0 || out.length - offset < length) {
-      throw new DhcpError('DHCP_ENCODE_BUFFER', `buffer too small: need ${length} bytes at offset ${offset}`);
-    }
-    out.fill(0, offset, offset + length);
+  if (!Number.isInteger(offset) || offset < 0 || out.length - offset < length) {
+    throw new DhcpError('DHCP_ENCODE_BUFFER', `buffer too small: need ${length} bytes at offset ${offset}`);
   }
-  const o = buf === undefined ? 0 : offset;
+  const o = offset;
+  ZERO_FILL.call(out, 0, o, o + length); // the typed-array fill: Buffer#fill validates and allocates
   out[o] = m.op;
   out[o + 1] = m.htype;
   out[o + 2] = m.hlen;
@@ -234,19 +246,14 @@ export function encodeMessage(message: DhcpMessage, buf?: Uint8Array, offset = 0
   out.set(m.file, o + 108);
   writeIpv4(out, o + 236, MAGIC_COOKIE);
   let i = o + HEADER_BYTES;
-  for (const [code, data] of m.options) {
-    if (data.length === 0) {
-      out[i++] = code;
-      out[i++] = 0;
-      continue;
-    }
+  m.options.forEach((data, code) => {
     if (data.length <= 255) {
       // the common case: one instance, no view to create
       out[i++] = code;
       out[i++] = data.length;
       out.set(data, i);
       i += data.length;
-      continue;
+      return;
     }
     for (let from = 0; from < data.length; from += 255) {
       const part = Math.min(255, data.length - from);
@@ -255,7 +262,7 @@ export function encodeMessage(message: DhcpMessage, buf?: Uint8Array, offset = 0
       out.set(data.subarray(from, from + part), i);
       i += part;
     }
-  }
+  });
   out[i] = Option.END;
-  return buf === undefined ? out : out.subarray(o, o + length);
+  return length;
 }

@@ -1,10 +1,19 @@
 import dgram from 'node:dgram';
+import os from 'node:os';
 import { formatUrl, type Listening } from '@waved/internal';
+import {
+  closeUdpBatch,
+  nativeStatus,
+  openUdpBatch,
+  SOL_SOCKET,
+  setSocketOption,
+  type UdpBatchHandle,
+} from '@waved/native';
 import { bindToInterface } from './bind.js';
 import { DhcpError } from './errors.js';
 import { formatIpv4 } from './ipv4.js';
 import { createDhcpMachine, type DhcpMachineOptions, type DhcpStats } from './machine.js';
-import { decodeMessage, encodeMessage } from './message.js';
+import { decodeMessage, encodeMessage, writeMessage } from './message.js';
 import type { DhcpLease } from './pool.js';
 import type { LeaseStore } from './store.js';
 
@@ -24,6 +33,13 @@ export interface DhcpServerOptions extends Omit<DhcpMachineOptions, 'serverPort'
   listenAddress?: string;
   /** Clock in ms since the epoch (default Date.now). */
   now?: () => number;
+  /**
+   * How datagrams are read and sent. `'batch'`: the recvmmsg/sendmmsg transport of @waved/native
+   * (no allocation and one call into JavaScript per wake-up, the least CPU per exchange); it cannot
+   * hold a reply back for the store, so it serves only servers without `store`. `'dgram'`:
+   * `node:dgram`. Default `'auto'`: batch when there is no store and the prebuilt addon loads.
+   */
+  transport?: 'auto' | 'batch' | 'dgram';
 }
 
 export interface DhcpServer {
@@ -42,6 +58,15 @@ export interface DhcpServer {
 }
 
 const BROADCAST_TEXT = '255.255.255.255';
+const SO_RCVBUF = 8;
+const RECV_BUFFER = 1 << 20;
+
+/** errno number -> name (ENETUNREACH, ...), for the log line of a failed native send. */
+let errnoNames: Map<number, string> | undefined;
+function errnoName(errno: number): string {
+  errnoNames ??= new Map(Object.entries(os.constants.errno).map(([name, n]) => [n, name]));
+  return errnoNames.get(errno) ?? `errno ${errno}`;
+}
 
 type LookupCallback = (error: Error | null, address: string, family: number) => void;
 
@@ -58,6 +83,19 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
     throw new DhcpError('DHCP_CONFIG', `port must be an integer from 0 to 65535, got ${options.port}`);
   }
   // Port 0 (tests) picks a free port; relays are then still answered on 67.
+  const transport = options.transport ?? 'auto';
+  if (transport !== 'auto' && transport !== 'batch' && transport !== 'dgram') {
+    throw new DhcpError(
+      'DHCP_CONFIG',
+      `transport must be 'auto', 'batch' or 'dgram', got ${String(transport)}`,
+    );
+  }
+  if (transport === 'batch' && options.store !== undefined) {
+    throw new DhcpError(
+      'DHCP_CONFIG',
+      "transport 'batch' cannot hold replies for the lease store: use 'dgram' or 'auto' with a store",
+    );
+  }
   const machine = createDhcpMachine({ ...options, serverPort: port === 0 ? 67 : port });
   const now = options.now ?? Date.now;
   const log = options.logger;
@@ -81,10 +119,14 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
   function sent(error: Error | null): void {
     if (!error) return;
     machine.count('sendErrors');
+    sendFailed((error as NodeJS.ErrnoException).code);
+  }
+
+  function sendFailed(code: string | undefined): void {
     const t = now();
     if (t - lastSendErrorLog > 10_000) {
       lastSendErrorLog = t;
-      log?.error?.('DHCP reply could not be sent', { code: (error as NodeJS.ErrnoException).code });
+      log?.error?.('DHCP reply could not be sent', { code });
     }
   }
 
@@ -173,9 +215,101 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
     }
   }
 
+  // The batch transport of @waved/native (when no store holds replies back): one recvmmsg per
+  // wake-up, one call into JavaScript per batch, the replies encoded straight into the shared send
+  // slots and sent with one sendmmsg. No Buffer, address object or send request per datagram.
+  let batch: UdpBatchHandle | undefined;
+  let meta32: Int32Array = new Int32Array(0);
+  let batchSendErrors = 0; // failed sends the native side reported, already counted and logged
+
+  /** Takes the send failures counted in C (sendmmsg runs after the callback) into the stats and log. */
+  function collectSendErrors(): void {
+    if (batch === undefined) return;
+    const total = meta32[batch.batch * 4]!;
+    if (total === batchSendErrors) return;
+    for (; batchSendErrors < total; batchSendErrors++) machine.count('sendErrors');
+    sendFailed(errnoName(meta32[batch.batch * 4 + 3]!));
+  }
+
+  function onBatch(count: number): void {
+    const h = batch;
+    if (h === undefined) return;
+    collectSendErrors();
+    const inBytes = h.inBytes;
+    const slot = h.slot;
+    for (let i = 0; i < count; i++) {
+      const at = i * 4;
+      try {
+        machine.count('received');
+        const length = meta32[at]!;
+        let request: ReturnType<typeof decodeMessage>['value'];
+        try {
+          // a datagram longer than the slot (-1) is not DHCP (at most 1500 bytes on the link)
+          if (length < 0) throw new DhcpError('DHCP_DECODE_TRUNCATED', 'datagram longer than 4096 bytes');
+          request = decodeMessage(
+            new Uint8Array(inBytes.buffer, inBytes.byteOffset + i * slot, length),
+          ).value;
+        } catch {
+          machine.count('malformed');
+          continue;
+        }
+        const reply = machine.handle(request, now());
+        if (reply === undefined) continue;
+        const written = writeMessage(reply.message, h.outBytes, i * slot);
+        meta32[at + 1] = reply.address | 0;
+        meta32[at + 2] = reply.port;
+        meta32[at + 3] = written;
+      } catch (error) {
+        meta32[at + 3] = 0;
+        machine.count('handlerErrors');
+        log?.error?.('DHCP handler error (packet dropped)', { message: (error as Error).message });
+      }
+    }
+  }
+
+  function listening(address: string, boundPort: number): void {
+    log?.info?.('DHCP server listening', {
+      address,
+      port: boundPort,
+      interface: options.interface,
+      server: formatIpv4(machine.serverId),
+    });
+  }
+
+  async function listenBatch(address: string): Promise<{ address: string; port: number; ifindex?: number }> {
+    let h: UdpBatchHandle;
+    try {
+      h = openUdpBatch(address, port, onBatch, {
+        reuseAddr: options.interface !== undefined,
+        broadcast: true,
+      });
+    } catch (error) {
+      throw new DhcpError('DHCP_BIND', `cannot bind UDP ${address}:${port} (another DHCP server? root?)`, {
+        cause: error,
+      });
+    }
+    batch = h;
+    meta32 = new Int32Array(h.meta.buffer, h.meta.byteOffset, h.meta.length >> 2);
+    batchSendErrors = 0;
+    let ifindex: number | undefined;
+    try {
+      if (options.interface !== undefined) ifindex = await bindToInterface(h.fd, options.interface);
+    } catch (error) {
+      batch = undefined;
+      closeUdpBatch(h);
+      throw error;
+    }
+    try {
+      setSocketOption(h.fd, SOL_SOCKET, SO_RCVBUF, RECV_BUFFER);
+    } catch {
+      /* the kernel caps it at net.core.rmem_max; the default works too */
+    }
+    return ifindex === undefined ? { address, port: h.port } : { address, port: h.port, ifindex };
+  }
+
   return {
     async listen() {
-      if (socket) throw new DhcpError('DHCP_STATE', 'listen() was already called');
+      if (socket || batch) throw new DhcpError('DHCP_STATE', 'listen() was already called');
       closing = false;
       if (store) {
         const records = await store.load();
@@ -183,6 +317,16 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
         savedVersion = machine.version;
         savedDurable = machine.durableVersion;
         log?.info?.('DHCP leases restored', { count: restored });
+      }
+      let useBatch = transport === 'batch';
+      if (transport === 'auto') useBatch = !store && nativeStatus().available;
+      else if (useBatch && !nativeStatus().available) {
+        throw new DhcpError('DHCP_CONFIG', `transport 'batch' is not available: ${nativeStatus().reason}`);
+      }
+      if (useBatch) {
+        const bound = await listenBatch(options.listenAddress ?? '0.0.0.0');
+        listening(bound.address, bound.port);
+        return { ...bound, url: formatUrl('dhcp', bound.address, bound.port) };
       }
       const s = dgram.createSocket({
         type: 'udp4',
@@ -217,7 +361,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
         throw error;
       }
       try {
-        s.setRecvBufferSize(1 << 20);
+        s.setRecvBufferSize(RECV_BUFFER);
       } catch {
         /* the kernel caps it at net.core.rmem_max; the default works too */
       }
@@ -226,12 +370,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
         log?.error?.('DHCP socket error', { code: (error as NodeJS.ErrnoException).code });
       });
       const bound = s.address();
-      log?.info?.('DHCP server listening', {
-        address: bound.address,
-        port: bound.port,
-        interface: options.interface,
-        server: formatIpv4(machine.serverId),
-      });
+      listening(bound.address, bound.port);
       const where = {
         address: bound.address,
         port: bound.port,
@@ -242,6 +381,12 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
     async close() {
       if (closing) return;
       closing = true;
+      const h = batch;
+      if (h) {
+        collectSendErrors();
+        closeUdpBatch(h);
+        batch = undefined;
+      }
       const s = socket;
       if (s) {
         s.off('message', onMessage);
@@ -257,6 +402,9 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       }
     },
     leases: () => machine.leases(now()),
-    stats: () => machine.stats(now()),
+    stats: () => {
+      collectSendErrors();
+      return machine.stats(now());
+    },
   };
 }

@@ -61,80 +61,105 @@ async function setup(extra: Partial<DhcpServerOptions> = {}) {
   return { server, send, next, replies, port };
 }
 
+/** Both ways of reading and sending datagrams; without a store, 'auto' picks 'batch'. */
+const TRANSPORTS = ['batch', 'dgram'] as const;
+
 describe('createDhcpServer on a UDP socket', () => {
-  it('answers INFORM with a unicast ACK to ciaddr (RFC 2131 §4.3.5)', async () => {
-    const { send, next } = await setup();
-    send(encodeMessage(request({ type: 'INFORM', ciaddr: '127.0.0.2', xid: 99 })));
-    const ack = await next();
-    expect(ack && typeOf(ack)).toBe(MessageType.ACK);
-    expect(ack!.xid).toBe(99);
-  });
-
-  it('attack: an INFORM with a ciaddr outside the served subnet is not reflected there', async () => {
-    // The served subnet is 127.0.0.0/24; the victim 127.0.1.7 is outside it (still loopback). The
-    // client socket listens on 0.0.0.0, so it would hear an ACK sent to the victim.
-    const { server, send, next, replies } = await setup({ netmask: '255.255.255.0' });
-    send(encodeMessage(request({ type: 'INFORM', ciaddr: '127.0.1.7', xid: 66 })));
-    send(encodeMessage(request({ type: 'INFORM', ciaddr: '127.0.0.5', xid: 67 })));
-    const ack = await next();
-    expect(ack!.xid).toBe(67); // the client on the subnet is answered ...
-    await new Promise((r) => setTimeout(r, 100));
-    expect(replies.map((r) => r!.xid)).toEqual([67]); // ... and nothing went to the victim
-    expect(server.stats()).toMatchObject({ inform: 2, ignored: 1, ack: 1 });
-  });
-
-  it('counts hostile datagrams and keeps answering (no exception leaves the handler)', async () => {
-    const { server, send, next } = await setup();
-    const bad = [
-      Buffer.alloc(0),
-      Buffer.alloc(10, 0xff),
-      Buffer.alloc(400, 0x63),
-      Buffer.concat([encodeMessage(request({ type: 'DISCOVER' })).subarray(0, 240), Buffer.from([53, 9])]),
-    ];
-    for (const b of bad) send(b);
-    const reply = encodeMessage(request({ type: 'DISCOVER' }));
-    reply[0] = 2; // a BOOTREPLY from a rogue server: ignored
-    send(reply);
-    send(encodeMessage(request({ type: 'INFORM', ciaddr: '127.0.0.2' })));
-    expect(await next()).toBeDefined();
-    const stats = server.stats();
-    expect(stats.received).toBe(6);
-    expect(stats.malformed).toBe(4);
-    expect(stats.ignored).toBe(1);
-    expect(stats.handlerErrors).toBe(0);
-    expect(stats.inform).toBe(1);
-  });
-
-  it('survives a fuzzed stream of datagrams: every one is counted, no handler error', async () => {
-    const { server, send, replies } = await setup();
-    const seed = encodeMessage(request({ type: 'DISCOVER', params: [1, 3, 6, 114] }));
-    const samples = fc.sample(
-      fc.oneof(
-        fc.uint8Array({ maxLength: 600 }),
-        fc
-          .array(fc.tuple(fc.nat({ max: seed.length - 1 }), fc.integer({ min: 0, max: 255 })), {
-            maxLength: 20,
-          })
-          .map((edits) => {
-            const b = Buffer.from(seed);
-            for (const [at, v] of edits) b[at] = v;
-            return b;
-          }),
-      ),
-      { numRuns: 300, seed: 42 },
+  it('refuses a transport it does not have, and the batch transport with a store (DHCP_CONFIG)', () => {
+    expect(() => createDhcpServer({ ...LOOPBACK, transport: 'raw' as 'auto' })).toThrow(
+      expect.objectContaining({ code: 'DHCP_CONFIG' }),
     );
-    for (const b of samples) send(b);
-    send(encodeMessage(request({ type: 'INFORM', ciaddr: '127.0.0.2', xid: 7 })));
-    await waitFor(() => server.stats().received === samples.length + 1, { what: 'all datagrams handled' });
-    const st = server.stats();
-    expect(st.handlerErrors).toBe(0);
-    // every datagram shows up in some counter (a DECLINE that is ignored counts in both)
-    expect(
-      st.malformed + st.ignored + st.discover + st.request + st.decline + st.release + st.inform,
-    ).toBeGreaterThanOrEqual(st.received);
-    expect(st.malformed).toBeGreaterThan(0);
-    await waitFor(() => replies.some((r) => r.xid === 7), { what: 'the INFORM answered after the fuzz' });
+    expect(() =>
+      createDhcpServer({ ...LOOPBACK, transport: 'batch', store: createMemoryLeaseStore() }),
+    ).toThrow(expect.objectContaining({ code: 'DHCP_CONFIG', message: expect.stringContaining('store') }));
   });
+
+  it.each(TRANSPORTS)(
+    'answers INFORM with a unicast ACK to ciaddr (RFC 2131 §4.3.5), %s transport',
+    async (transport) => {
+      const { send, next } = await setup({ transport });
+      send(encodeMessage(request({ type: 'INFORM', ciaddr: '127.0.0.2', xid: 99 })));
+      const ack = await next();
+      expect(ack && typeOf(ack)).toBe(MessageType.ACK);
+      expect(ack!.xid).toBe(99);
+    },
+  );
+
+  it.each(TRANSPORTS)(
+    'attack: an INFORM with a ciaddr outside the served subnet is not reflected there, %s transport',
+    async (transport) => {
+      // The served subnet is 127.0.0.0/24; the victim 127.0.1.7 is outside it (still loopback). The
+      // client socket listens on 0.0.0.0, so it would hear an ACK sent to the victim.
+      const { server, send, next, replies } = await setup({ netmask: '255.255.255.0', transport });
+      send(encodeMessage(request({ type: 'INFORM', ciaddr: '127.0.1.7', xid: 66 })));
+      send(encodeMessage(request({ type: 'INFORM', ciaddr: '127.0.0.5', xid: 67 })));
+      const ack = await next();
+      expect(ack!.xid).toBe(67); // the client on the subnet is answered ...
+      await new Promise((r) => setTimeout(r, 100));
+      expect(replies.map((r) => r!.xid)).toEqual([67]); // ... and nothing went to the victim
+      expect(server.stats()).toMatchObject({ inform: 2, ignored: 1, ack: 1 });
+    },
+  );
+
+  it.each(TRANSPORTS)(
+    'counts hostile datagrams and keeps answering (no exception leaves the handler), %s transport',
+    async (transport) => {
+      const { server, send, next } = await setup({ transport });
+      const bad = [
+        Buffer.alloc(0),
+        Buffer.alloc(10, 0xff),
+        Buffer.alloc(400, 0x63),
+        Buffer.alloc(5000, 0x63), // larger than any receive slot
+        Buffer.concat([encodeMessage(request({ type: 'DISCOVER' })).subarray(0, 240), Buffer.from([53, 9])]),
+      ];
+      for (const b of bad) send(b);
+      const reply = encodeMessage(request({ type: 'DISCOVER' }));
+      reply[0] = 2; // a BOOTREPLY from a rogue server: ignored
+      send(reply);
+      send(encodeMessage(request({ type: 'INFORM', ciaddr: '127.0.0.2' })));
+      expect(await next()).toBeDefined();
+      const stats = server.stats();
+      expect(stats.received).toBe(7);
+      expect(stats.malformed).toBe(5);
+      expect(stats.ignored).toBe(1);
+      expect(stats.handlerErrors).toBe(0);
+      expect(stats.inform).toBe(1);
+    },
+  );
+
+  it.each(TRANSPORTS)(
+    'survives a fuzzed stream of datagrams: every one is counted, no handler error, %s transport',
+    async (transport) => {
+      const { server, send, replies } = await setup({ transport });
+      const seed = encodeMessage(request({ type: 'DISCOVER', params: [1, 3, 6, 114] }));
+      const samples = fc.sample(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 600 }),
+          fc
+            .array(fc.tuple(fc.nat({ max: seed.length - 1 }), fc.integer({ min: 0, max: 255 })), {
+              maxLength: 20,
+            })
+            .map((edits) => {
+              const b = Buffer.from(seed);
+              for (const [at, v] of edits) b[at] = v;
+              return b;
+            }),
+        ),
+        { numRuns: 300, seed: 42 },
+      );
+      for (const b of samples) send(b);
+      send(encodeMessage(request({ type: 'INFORM', ciaddr: '127.0.0.2', xid: 7 })));
+      await waitFor(() => server.stats().received === samples.length + 1, { what: 'all datagrams handled' });
+      const st = server.stats();
+      expect(st.handlerErrors).toBe(0);
+      // every datagram shows up in some counter (a DECLINE that is ignored counts in both)
+      expect(
+        st.malformed + st.ignored + st.discover + st.request + st.decline + st.release + st.inform,
+      ).toBeGreaterThanOrEqual(st.received);
+      expect(st.malformed).toBeGreaterThan(0);
+      await waitFor(() => replies.some((r) => r.xid === 7), { what: 'the INFORM answered after the fuzz' });
+    },
+  );
 
   it('sends an ACK for a new holder only after the store has saved it (group commit)', async () => {
     const store = createMemoryLeaseStore();

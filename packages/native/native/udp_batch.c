@@ -5,7 +5,9 @@
 // Shared with JavaScript, per transport: `in` (BATCH slots of SLOT bytes: the queries), `out` (BATCH
 // slots of SLOT bytes: the replies), and `meta` (int32). For slot i: meta[4i] query length (-1 when
 // the datagram did not fit the slot), meta[4i+1] source IPv4 (host order), meta[4i+2] source port,
-// meta[4i+3] reply length written by JavaScript (0: no reply). After the slots, counters the
+// meta[4i+3] reply length written by JavaScript (0: no reply). A reply goes to the IPv4 address and
+// port in meta[4i+1] and meta[4i+2]: the source, unless JavaScript rewrote them (a DHCP server answers
+// 255.255.255.255:68 or a relay, not the source). After the slots, counters the
 // JavaScript side reads in stats(): send errors, receive errors, exceptions out of the callback, and
 // the errno of the last send or receive error.
 #define _GNU_SOURCE
@@ -29,6 +31,8 @@
 #define META_CALLBACK_ERRORS (META_SLOTS + 2)
 #define META_LAST_ERRNO (META_SLOTS + 3)
 #define META_LENGTH (META_SLOTS + 4)
+#define UDP_BATCH_REUSEADDR 1
+#define UDP_BATCH_BROADCAST 2
 
 typedef struct {
   int fd;
@@ -49,6 +53,7 @@ typedef struct {
   struct iovec riov[BATCH];
   struct iovec siov[BATCH];
   struct sockaddr_in sources[BATCH];
+  struct sockaddr_in targets[BATCH];
 } Transport;
 
 static void maybe_free(Transport *t) {
@@ -102,13 +107,18 @@ static void send_replies(Transport *t, int n) {
   int m = 0;
   for (int i = 0; i < n; i++) {
     int32_t length = t->meta[i * 4 + 3];
-    if (length <= 0 || length > SLOT || t->meta[i * 4 + 2] == 0) continue;
+    int32_t port = t->meta[i * 4 + 2];
+    if (length <= 0 || length > SLOT || port <= 0 || port > 65535) continue;
     t->siov[m].iov_base = t->out + (size_t)i * SLOT;
     t->siov[m].iov_len = (size_t)length;
     memset(&t->smsgs[m].msg_hdr, 0, sizeof(struct msghdr));
     t->smsgs[m].msg_hdr.msg_iov = &t->siov[m];
     t->smsgs[m].msg_hdr.msg_iovlen = 1;
-    t->smsgs[m].msg_hdr.msg_name = &t->sources[i];
+    // The destination JavaScript left in meta (the source as received, or what it wrote instead).
+    t->targets[m].sin_family = AF_INET;
+    t->targets[m].sin_addr.s_addr = htonl((uint32_t)t->meta[i * 4 + 1]);
+    t->targets[m].sin_port = htons((uint16_t)t->meta[i * 4 + 2]);
+    t->smsgs[m].msg_hdr.msg_name = &t->targets[m];
     t->smsgs[m].msg_hdr.msg_namelen = sizeof(struct sockaddr_in);
     m++;
   }
@@ -213,12 +223,21 @@ static napi_status add_buffer(napi_env env, Transport *t, napi_value object, con
   return napi_set_named_property(env, object, name, buffer);
 }
 
-// udpBatchOpen(address: string, port: number, onBatch: (n: number) => void)
-//   -> { port, inBytes, outBytes, meta, batch, slot }; throws an Error with an errno code on failure.
+// udpBatchOpen(address: string, port: number, onBatch: (n: number) => void, flags?: number)
+//   -> { port, fd, inBytes, outBytes, meta, batch, slot }; throws an Error with an errno code on failure.
+// flags: UDP_BATCH_REUSEADDR (SO_REUSEADDR before bind), UDP_BATCH_BROADCAST (SO_BROADCAST).
 napi_value waved_udp_batch_open(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
+  size_t argc = 4;
+  napi_value argv[4];
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
+  int32_t flags = 0;
+  napi_valuetype flags_type = napi_undefined;
+  if (argc >= 4 && (napi_typeof(env, argv[3], &flags_type) != napi_ok ||
+                    (flags_type != napi_undefined && napi_get_value_int32(env, argv[3], &flags) != napi_ok) ||
+                    (flags & ~(UDP_BATCH_REUSEADDR | UDP_BATCH_BROADCAST)) != 0)) {
+    napi_throw_type_error(env, "ERR_INVALID_ARG_VALUE", "udpBatchOpen flags: REUSEADDR (1) | BROADCAST (2)");
+    return NULL;
+  }
   char address[64];
   size_t address_length = 0;
   int32_t port = -1;
@@ -226,7 +245,8 @@ napi_value waved_udp_batch_open(napi_env env, napi_callback_info info) {
   if (argc < 3 || napi_get_value_string_utf8(env, argv[0], address, sizeof address, &address_length) != napi_ok ||
       napi_get_value_int32(env, argv[1], &port) != napi_ok || port < 0 || port > 65535 ||
       napi_typeof(env, argv[2], &callback_type) != napi_ok || callback_type != napi_function) {
-    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "udpBatchOpen(address: string, port: number, onBatch: function)");
+    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE",
+                          "udpBatchOpen(address: string, port: number, onBatch: function, flags?: number)");
     return NULL;
   }
   struct sockaddr_in bind_to;
@@ -254,6 +274,14 @@ napi_value waved_udp_batch_open(napi_env env, napi_callback_info info) {
     free(t);
     return throw_errno(env, "socket", error, address, port);
   }
+  int one = 1;
+  if (((flags & UDP_BATCH_REUSEADDR) && setsockopt(t->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0) ||
+      ((flags & UDP_BATCH_BROADCAST) && setsockopt(t->fd, SOL_SOCKET, SO_BROADCAST, &one, sizeof one) != 0)) {
+    int error = errno;
+    close(t->fd);
+    free(t);
+    return throw_errno(env, "setsockopt", error, address, port);
+  }
   struct sockaddr_in bound = bind_to;
   socklen_t bound_length = sizeof bound;
   if (bind(t->fd, (struct sockaddr *)&bind_to, sizeof bind_to) != 0 ||
@@ -264,7 +292,7 @@ napi_value waved_udp_batch_open(napi_env env, napi_callback_info info) {
     return throw_errno(env, "bind", error, address, port);
   }
 
-  napi_value object, resource_name, bound_port, batch, slot;
+  napi_value object, resource_name, bound_port, fd_value, batch, slot;
   uv_loop_t *loop = NULL;
   void *in = NULL, *out = NULL, *meta = NULL;
   if (napi_create_object(env, &object) != napi_ok ||
@@ -303,6 +331,7 @@ napi_value waved_udp_batch_open(napi_env env, napi_callback_info info) {
 
   if (napi_create_int32(env, ntohs(bound.sin_port), &bound_port) != napi_ok ||
       napi_set_named_property(env, object, "port", bound_port) != napi_ok ||
+      napi_create_int32(env, t->fd, &fd_value) != napi_ok || napi_set_named_property(env, object, "fd", fd_value) != napi_ok ||
       napi_create_int32(env, BATCH, &batch) != napi_ok || napi_set_named_property(env, object, "batch", batch) != napi_ok ||
       napi_create_int32(env, SLOT, &slot) != napi_ok || napi_set_named_property(env, object, "slot", slot) != napi_ok ||
       napi_wrap(env, object, t, finalize, NULL, NULL) != napi_ok) {

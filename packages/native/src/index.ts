@@ -18,7 +18,7 @@ export {
   socketFd,
 } from './sockopt.js';
 // UDP batch transport
-export { closeUdpBatch, openUdpBatch, type UdpBatchHandle } from './udp-batch.js';
+export { closeUdpBatch, openUdpBatch, type UdpBatchHandle, type UdpBatchOptions } from './udp-batch.js';
 // Unix datagram sockets
 export {
   createUnixDatagramSocket,

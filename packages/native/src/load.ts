@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { NativeError } from './errors.js';
 
 /** Version of the function table the prebuilds export (WAVED_NATIVE_ABI in native/waved_native.h). */
-const NATIVE_ABI = 1;
+const NATIVE_ABI = 2;
 
 /** The raw functions of the addon (see native/waved_native.c). Internal: use the typed wrappers. */
 export interface NativeBinding {
@@ -22,7 +22,7 @@ export interface NativeBinding {
   closeFd(fd: number): void;
   watch(fd: number, onReadable: (status: number) => void): object;
   unwatch(handle: object): void;
-  udpBatchOpen(address: string, port: number, onBatch: (count: number) => void): object;
+  udpBatchOpen(address: string, port: number, onBatch: (count: number) => void, flags?: number): object;
   udpBatchClose(handle: object): void;
 }
 

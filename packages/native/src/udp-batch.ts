@@ -5,6 +5,11 @@ import { loadNative, type NativeBinding } from './load.js';
 /** What openUdpBatch() returns: the bound port and the buffers shared with C. */
 export interface UdpBatchHandle {
   readonly port: number;
+  /**
+   * The socket's descriptor, for socket options (`setSocketOption(handle.fd, …)`, `bindToDevice`);
+   * not valid after `closeUdpBatch`.
+   */
+  readonly fd: number;
   /** `batch` slots of `slot` bytes: the datagrams read by one recvmmsg. */
   readonly inBytes: Buffer;
   /** `batch` slots of `slot` bytes: the replies, sent by one sendmmsg. */
@@ -12,13 +17,21 @@ export interface UdpBatchHandle {
   /**
    * int32 little-endian: per slot [query length or -1 when cut, source IPv4 (host order), source port,
    * reply length written by the callback (0: no reply)], then the counters [send errors, receive
-   * errors, exceptions out of the callback, errno of the last error].
+   * errors, exceptions out of the callback, errno of the last error]. A reply goes to the address and
+   * port in its slot: the source, unless the callback wrote another destination there.
    */
   readonly meta: Buffer;
   /** Slots per batch (64). */
   readonly batch: number;
   /** Bytes per slot (4096). */
   readonly slot: number;
+}
+
+export interface UdpBatchOptions {
+  /** SO_REUSEADDR before bind (several sockets on one port, each bound to its own interface). */
+  reuseAddr?: boolean;
+  /** SO_BROADCAST: replies may go to 255.255.255.255 or a subnet broadcast address. */
+  broadcast?: boolean;
 }
 
 /**
@@ -32,10 +45,12 @@ export function openUdpBatch(
   address: string,
   port: number,
   onBatch: (count: number) => void,
+  options: UdpBatchOptions = {},
   native: NativeBinding = loadNative(),
 ): UdpBatchHandle {
+  const flags = (options.reuseAddr ? 1 : 0) | (options.broadcast ? 2 : 0);
   try {
-    return native.udpBatchOpen(address, port, onBatch) as UdpBatchHandle;
+    return native.udpBatchOpen(address, port, onBatch, flags) as UdpBatchHandle;
   } catch (error) {
     throw fromAddon(error);
   }

@@ -1,7 +1,13 @@
 // The batch UDP transport on its own (its DNS use is tested in @waved/captive-dns on both transports).
 import dgram from 'node:dgram';
 import { expect, it } from 'vitest';
-import { closeUdpBatch, openUdpBatch, type UdpBatchHandle } from '../src/index.js';
+import {
+  closeUdpBatch,
+  getSocketOptionInt,
+  openUdpBatch,
+  SOL_SOCKET,
+  type UdpBatchHandle,
+} from '../src/index.js';
 
 it('answers every datagram of a burst from one recvmmsg batch with one sendmmsg, in order', async () => {
   let handle: UdpBatchHandle | null = null;
@@ -48,4 +54,46 @@ it('a port in use is NATIVE_SYSCALL with EADDRINUSE and the address in the messa
     }),
   );
   taken.close();
+});
+
+it('sends a reply to the destination the callback wrote in its slot, not back to the source', async () => {
+  const asker = dgram.createSocket('udp4');
+  const other = dgram.createSocket('udp4');
+  await Promise.all([asker, other].map((s) => new Promise<void>((r) => s.bind(0, '127.0.0.1', r))));
+  const otherPort = other.address().port;
+  let handle: UdpBatchHandle | null = null;
+  handle = openUdpBatch('127.0.0.1', 0, (count) => {
+    const h = handle!;
+    for (let i = 0; i < count; i++) {
+      h.outBytes.write('elsewhere', i * h.slot);
+      h.meta.writeInt32LE(0x7f000001, i * 16 + 4); // 127.0.0.1, host order
+      h.meta.writeInt32LE(otherPort, i * 16 + 8);
+      h.meta.writeInt32LE(9, i * 16 + 12);
+    }
+  });
+  const strays: string[] = [];
+  asker.on('message', (m) => strays.push(m.toString()));
+  const got = new Promise<string>((resolve) => other.once('message', (m) => resolve(m.toString())));
+  asker.send('q', handle.port, '127.0.0.1');
+  expect(await got).toBe('elsewhere');
+  expect(strays).toEqual([]);
+  closeUdpBatch(handle);
+  asker.close();
+  other.close();
+});
+
+it('sets SO_BROADCAST and SO_REUSEADDR when asked, and exposes the descriptor for other options', () => {
+  const SO_REUSEADDR = 2;
+  const SO_BROADCAST = 6;
+  const plain = openUdpBatch('127.0.0.1', 0, () => {});
+  expect(plain.fd).toBeGreaterThan(2);
+  expect(getSocketOptionInt(plain.fd, SOL_SOCKET, SO_BROADCAST)).toBe(0);
+  expect(getSocketOptionInt(plain.fd, SOL_SOCKET, SO_REUSEADDR)).toBe(0);
+  const both = openUdpBatch('127.0.0.1', 0, () => {}, { broadcast: true, reuseAddr: true });
+  expect(getSocketOptionInt(both.fd, SOL_SOCKET, SO_BROADCAST)).toBe(1);
+  expect(getSocketOptionInt(both.fd, SOL_SOCKET, SO_REUSEADDR)).toBe(1);
+  // two sockets on one port only with SO_REUSEADDR on both
+  const again = openUdpBatch('127.0.0.1', both.port, () => {}, { reuseAddr: true });
+  expect(again.port).toBe(both.port);
+  for (const h of [plain, both, again]) closeUdpBatch(h);
 });
