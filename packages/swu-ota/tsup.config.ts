@@ -3,7 +3,7 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm'],
-  // @waved/internal is private: its code and types are bundled in, so the package gains no dependency.
+  // @waved/internal is bundled: its code into the .js, its types into the .d.ts
   noExternal: ['@waved/internal'],
   dts: { resolve: [/^@waved\/internal/] },
   clean: true,
