@@ -1,4 +1,5 @@
 // Serial frames of a Bluetooth module: codec, resynchronising decoder, module client, phone book
+import './node-guard.js';
 
 // Shared shapes
 export { type Clock, systemClock } from '@waved/internal';

@@ -1,4 +1,5 @@
 // OTA for SWUpdate packages: descriptors, resumable download, streaming verification, install.
+import './node-guard.js';
 
 // Shared shapes: logger and clock
 export { type Clock, type Logger, systemClock } from '@waved/internal';
