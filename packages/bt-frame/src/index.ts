@@ -1,4 +1,5 @@
 // @waved/bt-frame: serial frames of a Bluetooth module: codec, resynchronising decoder, module client, phone book.
+import './node-guard.js';
 
 // The clock shared by every waved package
 export { type Clock, systemClock } from '@waved/internal';

@@ -1,6 +1,7 @@
 // Signed device cloud client, credentials, key container, log key and the telemetry queue, with
 // memory stores. No native code: the SQLite stores are in `@waved/psp-cloud/sqlite`, the reference
 // server in `@waved/psp-cloud/server`.
+import './node-guard.js';
 
 // Client
 export {

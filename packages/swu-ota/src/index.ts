@@ -1,4 +1,5 @@
 // @waved/swu-ota: OTA for SWUpdate packages: descriptors, resumable download, streaming verification, install.
+import './node-guard.js';
 
 // The logger and clock every waved package shares
 export { type Clock, type Logger, systemClock } from '@waved/internal';
