@@ -227,8 +227,9 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
         await options.reboot();
       },
       ...(options.run ? { run: options.run } : {}),
-      // Until the device profile's OTA policy (allow_unsigned, allow_downgrade) is wired: without a
-      // certificate installs stay allowed, and @waved/swu-ota logs a warning at every one.
+      // A device without ota.certificate runs no OTA service unless its profile says
+      // ota.allow_unsigned = true (profile/features.ts); then, as in the simulator, installs go
+      // ahead without a signature check and @waved/swu-ota logs a warning at every one.
       ...(options.certificate ? { certificate: options.certificate } : { allowUnsigned: true }),
       installedVersion: versions.get(kind),
       // the profile's ota.allow_downgrade reaches the installer's own anti-rollback check too
