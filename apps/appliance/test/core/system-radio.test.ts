@@ -59,6 +59,35 @@ describe('system radio: the commands of spec A4', () => {
     expect(await radio.macAddress()).toBe('02:00:00:00:5e:a1');
   });
 
+  it('bounds every command by commandTimeoutMs (10 s by default), so a slow udhcpc is not killed mid-script', async () => {
+    const bounds = async (commandTimeoutMs?: number) => {
+      const seen = new Map<string, number | undefined>();
+      const run: CommandRunner = async (file, args, opts) => {
+        seen.set(`${file} ${args[0] ?? ''}`, opts?.timeoutMs);
+        return { stdout: '', stderr: '', code: file === 'wpa_cli' && args.includes('ping') ? 1 : 0 };
+      };
+      const radio = createSystemRadio({
+        run,
+        runDir: dir.join(`bounds-${commandTimeoutMs ?? 'default'}`),
+        ...(commandTimeoutMs ? { commandTimeoutMs } : {}),
+      });
+      await radio.stopStation();
+      await radio.configureApAddress();
+      await radio.startHostapd('/tmp/waved-hostapd.conf');
+      await radio.flushAddresses();
+      await radio.startStation();
+      await radio.startDhcpClient();
+      return seen;
+    };
+    const byDefault = await bounds();
+    expect(byDefault.get('udhcpc -i')).toBe(10_000);
+    expect(new Set(byDefault.values())).toEqual(new Set([10_000]));
+    const slow = await bounds(60_000);
+    expect(slow.get('udhcpc -i')).toBe(60_000);
+    expect(slow.get('hostapd -B')).toBe(60_000);
+    expect(new Set(slow.values())).toEqual(new Set([60_000]));
+  });
+
   it('station recovery is idempotent: a running wpa_supplicant (pid file or control socket) is left alone', async () => {
     const runDir = dir.join('run2');
     fs.mkdirSync(runDir);

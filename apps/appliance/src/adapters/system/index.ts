@@ -18,7 +18,7 @@ import { serveHttp } from './http.js';
 import { createSystemdNotifier } from './notify.js';
 import { createPowerSupplyBattery, createSystemReboot, readInterfaceMac, statfsStorage } from './power.js';
 import { createSystemRadio, type SystemRadio } from './radio.js';
-import { runCommand } from './runner.js';
+import { COMMAND_TIMEOUT_MS, runCommand } from './runner.js';
 import { createUdpSocket, resolveHost } from './udp.js';
 import { createWpaStation } from './wpa-station.js';
 
@@ -108,6 +108,8 @@ export function createSystemAdapters(options: SystemAdaptersOptions): SystemAdap
     runDir: w.run_dir,
     gateway: w.gateway,
     ...(w.udhcpc_script ? { udhcpcScript: w.udhcpc_script } : {}),
+    // no command is killed before the radio step it belongs to runs out
+    commandTimeoutMs: Math.max(COMMAND_TIMEOUT_MS, w.step_limit_ms),
     country: () => country,
     logger,
   });

@@ -13,7 +13,7 @@ import {
   AP_PREFIX,
   formatHostapdConfig,
 } from '../../domain/provisioning/ap.js';
-import { type CommandRunner, runChecked, runCommand } from './runner.js';
+import { COMMAND_TIMEOUT_MS, type CommandRunner, runChecked, runCommand } from './runner.js';
 import { findStrays, stopProcesses } from './strays.js';
 
 export interface SystemRadioOptions {
@@ -32,6 +32,12 @@ export interface SystemRadioOptions {
   runDir?: string;
   /** udhcpc `-s` script (default: udhcpc's own). */
   udhcpcScript?: string;
+  /**
+   * Upper bound of each command (default 10 s). The device passes its radio step limit, so on a slow
+   * device no command is killed before its step runs out: udhcpc killed in the middle of its script
+   * leaves an address without a default route.
+   */
+  commandTimeoutMs?: number;
   gateway?: string;
   /** Binaries (default from PATH). */
   bins?: Partial<Record<'ip' | 'hostapd' | 'wpa_supplicant' | 'wpa_cli' | 'udhcpc' | 'sh', string>>;
@@ -69,11 +75,13 @@ function alive(pid: number): boolean {
 }
 
 /**
- * The real `Radio`: ip, hostapd, wpa_supplicant and udhcpc through the command runner (10 s each), and
+ * The real `Radio`: ip, hostapd, wpa_supplicant and udhcpc through the command runner (10 s each by
+ * default, `commandTimeoutMs`), and
  * the in-process DHCP (@waved/dhcp-server) and captive DNS (@waved/captive-dns) servers.
  */
 export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio {
   const run = options.run ?? runCommand;
+  const commandTimeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
   const log = options.logger ?? silentLogger;
   const iface = options.iface ?? 'wlan0';
   const runDir = options.runDir ?? '/run/waved';
@@ -110,7 +118,7 @@ export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio
     return pid !== null && alive(pid);
   };
 
-  const ip = (...args: string[]) => runChecked(run, bin('ip'), args);
+  const ip = (...args: string[]) => runChecked(run, bin('ip'), args, commandTimeoutMs);
 
   const ownPids = async () => {
     const pids = new Set<number>();
@@ -135,7 +143,9 @@ export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio
     ownPids,
     stopStrays,
     async removeApAddress() {
-      const r = await run(bin('ip'), ['-4', '-o', 'addr', 'show', 'dev', iface], { timeoutMs: 10_000 });
+      const r = await run(bin('ip'), ['-4', '-o', 'addr', 'show', 'dev', iface], {
+        timeoutMs: commandTimeoutMs,
+      });
       if (!r.stdout.includes(` ${gateway}/${AP_PREFIX} `)) return false;
       await ip('addr', 'del', `${gateway}/${AP_PREFIX}`, 'dev', iface);
       return true;
@@ -159,7 +169,9 @@ export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio
       await stopStrays();
       if (!(await stopByPidFile('wpa_supplicant'))) {
         // Started by someone else (init): ask it to terminate over its control socket.
-        const r = await run(bin('wpa_cli'), ['-i', iface, '-p', ctrlDir, 'terminate'], { timeoutMs: 10_000 });
+        const r = await run(bin('wpa_cli'), ['-i', iface, '-p', ctrlDir, 'terminate'], {
+          timeoutMs: commandTimeoutMs,
+        });
         if (r.timedOut)
           throw new ApplianceError('APPLIANCE_COMMAND_TIMEOUT', 'wpa_cli terminate hung and was killed');
       }
@@ -171,7 +183,7 @@ export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio
     },
     async startHostapd(configPath) {
       await fs.mkdir(runDir, { recursive: true, mode: 0o700 });
-      await runChecked(run, bin('hostapd'), ['-B', '-P', pidFile('hostapd'), configPath]);
+      await runChecked(run, bin('hostapd'), ['-B', '-P', pidFile('hostapd'), configPath], commandTimeoutMs);
     },
     async startDhcpServer() {
       // the setup network's servers are loaded when it first comes up
@@ -224,7 +236,9 @@ export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio
     },
     async startStation() {
       if (await runningByPidFile('wpa_supplicant')) return;
-      const ping = await run(bin('wpa_cli'), ['-i', iface, '-p', ctrlDir, 'ping'], { timeoutMs: 10_000 });
+      const ping = await run(bin('wpa_cli'), ['-i', iface, '-p', ctrlDir, 'ping'], {
+        timeoutMs: commandTimeoutMs,
+      });
       if (ping.code === 0 && ping.stdout.includes('PONG')) {
         // Started by someone else (init): its umask decides the mode save_config gives the file.
         const mask = await supplicantUmask(iface);
@@ -237,28 +251,33 @@ export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio
       }
       await fs.mkdir(runDir, { recursive: true, mode: 0o700 });
       // umask 077: save_config rewrites the file with the daemon's umask (lab.md §1).
-      await runChecked(run, bin('sh'), [
-        '-c',
-        'umask 077 && exec "$@"',
-        'sh',
-        bin('wpa_supplicant'),
-        '-B',
-        '-D',
-        options.wpaDriver ?? 'nl80211',
-        '-i',
-        iface,
-        '-c',
-        wpaConfig,
-        '-P',
-        pidFile('wpa_supplicant'),
-      ]);
+      await runChecked(
+        run,
+        bin('sh'),
+        [
+          '-c',
+          'umask 077 && exec "$@"',
+          'sh',
+          bin('wpa_supplicant'),
+          '-B',
+          '-D',
+          options.wpaDriver ?? 'nl80211',
+          '-i',
+          iface,
+          '-c',
+          wpaConfig,
+          '-P',
+          pidFile('wpa_supplicant'),
+        ],
+        commandTimeoutMs,
+      );
     },
     async startDhcpClient() {
       if (await runningByPidFile('udhcpc')) return;
       await fs.mkdir(runDir, { recursive: true, mode: 0o700 });
       const args = ['-i', iface, '-b', '-t', '3', '-T', '2', '-p', pidFile('udhcpc')];
       if (options.udhcpcScript) args.push('-s', options.udhcpcScript);
-      await runChecked(run, bin('udhcpc'), args);
+      await runChecked(run, bin('udhcpc'), args, commandTimeoutMs);
     },
   };
 }

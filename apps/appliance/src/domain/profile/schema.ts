@@ -79,7 +79,7 @@ export interface DeviceProfile {
     udhcpc_script: string;
     /** How long joining a network may take after a save before Failed (design.md: 30 s). */
     association_timeout_ms: number;
-    /** Upper bound of one radio step (start hostapd, provision, start udhcpc …) before it fails. */
+    /** Upper bound of one radio step (start hostapd, provision, start udhcpc …) before it fails; each command of a step gets the same bound (at least 10 s). */
     step_limit_ms: number;
     /** How long the setup network stays up without a save (spec PROV_TIMEOUT: 300 s). */
     setup_timeout_ms: number;
