@@ -1,9 +1,11 @@
-/** Every way the appliance core (runner, radio, provisioning, SNTP) can fail. */
+/** Every way the appliance core (runner, radio, provisioning, SNTP, message catalogs) can fail. */
 export type ApplianceErrorCode =
   | 'APPLIANCE_COMMAND_TIMEOUT'
   | 'APPLIANCE_COMMAND_SPAWN'
   | 'APPLIANCE_COMMAND_FAILED'
   | 'APPLIANCE_RADIO_STEP'
+  /** A message catalog holds a pattern that does not parse (caught by the catalog tests). */
+  | 'APPLIANCE_MESSAGE_PATTERN'
   | 'SNTP_TIMEOUT'
   | 'SNTP_BAD_PACKET'
   | 'SNTP_KISS_OF_DEATH'

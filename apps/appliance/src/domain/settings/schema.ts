@@ -4,6 +4,8 @@
  * docs/settings.md all follow this table.
  */
 
+import { LOCALES } from '../../i18n/index.js';
+
 export interface Settings {
   device: {
     /** Shown on the device and in the cloud; 1-32 characters. */
@@ -62,19 +64,13 @@ export function defaultSettings(): Settings {
   return structuredClone(DEFAULT_SETTINGS);
 }
 
-/** UI languages the device has texts for (BCP 47). */
-export const LANGUAGES: ReadonlyArray<readonly [tag: string, name: string]> = [
-  ['en', 'English'],
-  ['de', 'Deutsch'],
-  ['fr', 'Français'],
-  ['es', 'Español'],
-  ['it', 'Italiano'],
-  ['nl', 'Nederlands'],
-  ['pl', 'Polski'],
-  ['pt', 'Português'],
-  ['ja', '日本語'],
-  ['zh-CN', '简体中文'],
-];
+/**
+ * UI languages the device has texts for (BCP 47 tag and the language's own name): exactly the
+ * languages with a message catalog, so every one offered is complete.
+ */
+export const LANGUAGES: ReadonlyArray<readonly [tag: string, name: string]> = LOCALES.map(
+  (l) => [l.tag, l.name] as const,
+);
 
 export const VOLUME_MIN = 0;
 export const VOLUME_MAX = 100;
