@@ -6,6 +6,8 @@ import { ApplianceError } from '../core/errors.js';
  * - `{name}`: a parameter; a number is formatted with `Intl.NumberFormat`, a Date with
  *   `Intl.DateTimeFormat` (medium date, short time), a string is used as it is;
  * - `{name, number}`, `{name, date}`, `{name, time}`: the same with the format named;
+ * - `{name, duration}`: a number of seconds as a wait, in the largest unit that reads well
+ *   (`45 seconds`, `3 minutes`, `2 hours`; rounded up), through `Intl.NumberFormat`'s units;
  * - `{name, plural, =0 {…} one {…} other {…}}`: the branch picked by `Intl.PluralRules` of the
  *   language (an exact `=N` branch first); `#` in a branch is the number, formatted.
  *
@@ -20,7 +22,7 @@ export type MessageParams = Readonly<Record<string, MessageValue>>;
 
 export type Part =
   | string
-  | { type: 'arg'; name: string; format: 'any' | 'number' | 'date' | 'time' }
+  | { type: 'arg'; name: string; format: 'any' | 'number' | 'date' | 'time' | 'duration' }
   | { type: 'plural'; name: string; branches: ReadonlyMap<string, readonly Part[]> }
   | { type: 'pound' };
 
@@ -87,7 +89,7 @@ export function parsePattern(pattern: string): Part[] {
     i++;
     const kind = word();
     skipSpace();
-    if (kind === 'number' || kind === 'date' || kind === 'time') {
+    if (kind === 'number' || kind === 'date' || kind === 'time' || kind === 'duration') {
       if (pattern[i] !== '}') fail('expected "}"');
       i++;
       return { type: 'arg', name, format: kind };
@@ -156,6 +158,10 @@ export interface Formatters {
   plural: Intl.PluralRules;
   date: Intl.DateTimeFormat;
   time: Intl.DateTimeFormat;
+  /** Waits in seconds, minutes and hours, written out (`unitDisplay: 'long'`). */
+  seconds: Intl.NumberFormat;
+  minutes: Intl.NumberFormat;
+  hours: Intl.NumberFormat;
 }
 
 const formatterCache = new Map<string, Formatters>();
@@ -169,14 +175,26 @@ export function formattersFor(lang: string): Formatters {
       plural: new Intl.PluralRules(lang),
       date: new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }),
       time: new Intl.DateTimeFormat(lang, { timeStyle: 'short' }),
+      seconds: new Intl.NumberFormat(lang, { style: 'unit', unit: 'second', unitDisplay: 'long' }),
+      minutes: new Intl.NumberFormat(lang, { style: 'unit', unit: 'minute', unitDisplay: 'long' }),
+      hours: new Intl.NumberFormat(lang, { style: 'unit', unit: 'hour', unitDisplay: 'long' }),
     };
     formatterCache.set(lang, f);
   }
   return f;
 }
 
+/** Seconds to wait, in seconds below 90, minutes below 90 minutes, else hours; rounded up. */
+export function formatWait(seconds: number, f: Formatters): string {
+  const s = Math.max(0, Math.ceil(seconds));
+  if (s < 90) return f.seconds.format(s);
+  if (s < 5400) return f.minutes.format(Math.ceil(s / 60));
+  return f.hours.format(Math.ceil(s / 3600));
+}
+
 function show(value: MessageValue | undefined, format: string, f: Formatters): string {
   if (value === undefined) return '';
+  if (format === 'duration' && typeof value === 'number') return formatWait(value, f);
   if (value instanceof Date) return format === 'time' ? f.time.format(value) : f.date.format(value);
   if (typeof value === 'number') return f.number.format(value);
   return value;

@@ -46,6 +46,29 @@ describe('message patterns', () => {
     expect(fmt('ja', 'あと{n, plural, other {#回}}', { n: 3 })).toBe('あと3回');
   });
 
+  it('a wait in seconds reads in the largest fitting unit, with the language’s unit words and plurals', () => {
+    const wait = (lang: string, seconds: number) => fmt(lang, '{w, duration}', { w: seconds });
+    expect([1, 45, 88.2, 90, 300, 5399, 5400, 7300].map((s) => wait('en', s))).toEqual([
+      '1 second',
+      '45 seconds',
+      '89 seconds',
+      '2 minutes',
+      '5 minutes',
+      '90 minutes',
+      '2 hours',
+      '3 hours',
+    ]);
+    expect(wait('de', 45)).toBe('45 Sekunden');
+    expect([1, 3, 5, 22].map((s) => wait('pl', s))).toEqual([
+      '1 sekunda',
+      '3 sekundy',
+      '5 sekund',
+      '22 sekundy',
+    ]);
+    expect(wait('ja', 120)).toBe('2 分');
+    expect(fmt('en', 'Try again in {w, duration}.', { w: 600 })).toBe('Try again in 10 minutes.');
+  });
+
   it('an exact `=N` branch wins over the category; branches may hold parameters', () => {
     const p = '{n, plural, =0 {No digits} one {# digit for {who}} other {# digits for {who}}}';
     expect(fmt('en', p, { n: 0, who: 'Ann' })).toBe('No digits');

@@ -6,7 +6,9 @@ import type { Command, FailureReason, ProvisioningState, ScannedNetwork, StateBu
 import { ApplianceError } from '../../core/errors.js';
 import { type Logger, silentLogger } from '../../core/log/logger.js';
 import type { SecretRegistry } from '../../core/log/redact.js';
+import { FAILURE_MESSAGES } from '../../core/messages.js';
 import type { ProvisionRequest, Radio, Station, StationEvent } from '../../core/ports/radio.js';
+import { translator } from '../../i18n/index.js';
 import type { PortalSession } from '../portal/portal.js';
 import {
   ADDRESS_TIMEOUT_MS,
@@ -110,14 +112,9 @@ interface Session {
   expiresAt: number;
 }
 
-const FAILURE_TEXT: Record<FailureReason, string> = {
-  'wrong-password': 'The password was not accepted by the network. Check it and try again.',
-  'network-not-found': 'The network was not found. Move closer or check the name, then try again.',
-  'no-address':
-    'Connected, but the network gave the device no address (DHCP). Try again or check the router.',
-  'association-timeout': 'The device could not join the network in time. Try again.',
-  'ap-failed': 'The setup network could not be started. Try again.',
-};
+/** The log's text for a failure: the English of the message the portal and the screens show. */
+const english = translator('en');
+const englishFailure = (reason: FailureReason): string => english.text(FAILURE_MESSAGES[reason]);
 
 const realTimers: Timers = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
@@ -351,7 +348,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       publish({
         state: 'Failed',
         reason: 'ap-failed',
-        message: `${FAILURE_TEXT['ap-failed']} (${failedStep} failed)`,
+        message: `${englishFailure('ap-failed')} (${failedStep} failed)`,
       });
       return;
     }
@@ -390,9 +387,9 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       const matches = (ssid: string | null) => target === null || ssid === null || ssid === target;
       const off = station.onEvent((event: StationEvent) => {
         if (event.type === 'wrong-key' && matches(event.ssid))
-          finish(() => reject(new ConnectFailure('wrong-password', FAILURE_TEXT['wrong-password'])));
+          finish(() => reject(new ConnectFailure('wrong-password', englishFailure('wrong-password'))));
         else if (event.type === 'not-found')
-          finish(() => reject(new ConnectFailure('network-not-found', FAILURE_TEXT['network-not-found'])));
+          finish(() => reject(new ConnectFailure('network-not-found', englishFailure('network-not-found'))));
         else if (event.type === 'connected' && !done) {
           // Do not wait for the next poll step.
           timers.clearTimeout(poller);
@@ -402,7 +399,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       const deadline = timers.setTimeout(
         () =>
           finish(() =>
-            reject(new ConnectFailure('association-timeout', FAILURE_TEXT['association-timeout'])),
+            reject(new ConnectFailure('association-timeout', englishFailure('association-timeout'))),
           ),
         associationTimeoutMs,
       );
@@ -443,7 +440,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       } catch (error) {
         log.debug('station status while waiting for an address:', error);
       }
-      if (waited >= until) throw new ConnectFailure('no-address', FAILURE_TEXT['no-address']);
+      if (waited >= until) throw new ConnectFailure('no-address', englishFailure('no-address'));
       // A lease usually takes well under a second: look more often than the association poll.
       const step = Math.max(1, Math.min(pollMs, 250));
       await sleep(step);
@@ -488,7 +485,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
           ? error
           : new ConnectFailure(
               'association-timeout',
-              `${FAILURE_TEXT['association-timeout']} (${error instanceof Error ? error.message : String(error)})`,
+              `${englishFailure('association-timeout')} (${error instanceof Error ? error.message : String(error)})`,
             );
       log.warn(`connecting failed: ${failure.reason}`);
       if (s.expired) return;

@@ -126,6 +126,7 @@ export const messages: Catalog = {
   'verify.error.wrong': 'Falsches Passwort. {left, plural, one {Noch # Versuch} other {Noch # Versuche}}.',
   'verify.error.refused':
     'Falsches Passwort. Dem Computer wurde mitgeteilt, dass die Bestätigung fehlgeschlagen ist.',
+  'verify.error.locked': 'Zu viele falsche Passwörter. Versuchen Sie es in {wait, duration} erneut.',
 
   'page.title': 'waved-Gerätebildschirm',
   'page.loading': 'Wird geladen…',

@@ -126,6 +126,7 @@ export const messages = {
   'verify.error.noPassword': 'No device password is set. Set one in the device settings first.',
   'verify.error.wrong': 'Wrong password. {left, plural, one {# try left} other {# tries left}}.',
   'verify.error.refused': 'Wrong password. The computer was told the verification failed.',
+  'verify.error.locked': 'Too many wrong passwords. Try again in {wait, duration}.',
 
   // The screen page (the device display in a browser).
   'page.title': 'waved device screen',

@@ -122,6 +122,8 @@ export const messages: Catalog = {
   'verify.error.wrong':
     'Contraseña incorrecta. {left, plural, one {Queda # intento} other {Quedan # intentos}}.',
   'verify.error.refused': 'Contraseña incorrecta. Se informó al ordenador de que la verificación falló.',
+  'verify.error.locked':
+    'Demasiadas contraseñas incorrectas. Vuelve a intentarlo dentro de {wait, duration}.',
 
   'page.title': 'Pantalla del dispositivo waved',
   'page.loading': 'Cargando…',

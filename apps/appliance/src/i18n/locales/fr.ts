@@ -124,6 +124,7 @@ export const messages: Catalog = {
   'verify.error.wrong':
     'Mot de passe incorrect. {left, plural, one {Encore # essai} other {Encore # essais}}.',
   'verify.error.refused': 'Mot de passe incorrect. L’ordinateur a été informé de l’échec de la vérification.',
+  'verify.error.locked': 'Trop de mots de passe incorrects. Réessayez dans {wait, duration}.',
 
   'page.title': 'Écran de l’appareil waved',
   'page.loading': 'Chargement…',

@@ -123,6 +123,7 @@ export const messages: Catalog = {
   'verify.error.wrong':
     'Password errata. {left, plural, one {Resta # tentativo} other {Restano # tentativi}}.',
   'verify.error.refused': 'Password errata. Il computer è stato avvisato che la verifica non è riuscita.',
+  'verify.error.locked': 'Troppe password errate. Riprova tra {wait, duration}.',
 
   'page.title': 'Schermo del dispositivo waved',
   'page.loading': 'Caricamento…',

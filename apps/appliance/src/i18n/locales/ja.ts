@@ -122,6 +122,7 @@ export const messages: Catalog = {
     'デバイスのパスワードが設定されていません。先にデバイスの設定でパスワードを設定してください。',
   'verify.error.wrong': 'パスワードが違います。あと{left, plural, other {#回}}試せます。',
   'verify.error.refused': 'パスワードが違います。確認に失敗したことをコンピューターに通知しました。',
+  'verify.error.locked': '間違ったパスワードが多すぎます。{wait, duration}後にもう一度お試しください。',
 
   'page.title': 'waved デバイス画面',
   'page.loading': '読み込み中…',

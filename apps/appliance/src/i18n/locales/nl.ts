@@ -121,6 +121,7 @@ export const messages: Catalog = {
     'Er is geen apparaatwachtwoord ingesteld. Stel er eerst een in bij de apparaatinstellingen.',
   'verify.error.wrong': 'Onjuist wachtwoord. {left, plural, one {Nog # poging} other {Nog # pogingen}}.',
   'verify.error.refused': 'Onjuist wachtwoord. Aan de computer is doorgegeven dat de verificatie is mislukt.',
+  'verify.error.locked': 'Te veel onjuiste wachtwoorden. Probeer het over {wait, duration} opnieuw.',
 
   'page.title': 'Scherm van het waved-apparaat',
   'page.loading': 'Laden…',

@@ -122,6 +122,7 @@ export const messages: Catalog = {
   'verify.error.wrong':
     'Błędne hasło. {left, plural, one {Została # próba} few {Zostały # próby} many {Zostało # prób} other {Zostało # próby}}.',
   'verify.error.refused': 'Błędne hasło. Komputer otrzymał informację, że weryfikacja się nie powiodła.',
+  'verify.error.locked': 'Zbyt wiele błędnych haseł. Spróbuj ponownie za {wait, duration}.',
 
   'page.title': 'Ekran urządzenia waved',
   'page.loading': 'Ładowanie…',

@@ -122,6 +122,7 @@ export const messages: Catalog = {
   'verify.error.wrong':
     'Senha incorreta. {left, plural, one {Resta # tentativa} other {Restam # tentativas}}.',
   'verify.error.refused': 'Senha incorreta. O computador foi informado de que a verificação falhou.',
+  'verify.error.locked': 'Muitas senhas incorretas. Tente novamente em {wait, duration}.',
 
   'page.title': 'Tela do dispositivo waved',
   'page.loading': 'Carregando…',

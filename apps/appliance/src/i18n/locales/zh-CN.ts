@@ -111,6 +111,7 @@ export const messages: Catalog = {
   'verify.error.noPassword': '尚未设置设备密码。请先在设备设置中设置密码。',
   'verify.error.wrong': '密码错误。{left, plural, other {还可尝试 # 次}}。',
   'verify.error.refused': '密码错误。已通知电脑验证失败。',
+  'verify.error.locked': '密码错误次数过多。请在 {wait, duration}后重试。',
 
   'page.title': 'waved 设备屏幕',
   'page.loading': '正在加载…',
