@@ -344,6 +344,7 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
   // The screens show the device application's updates and its PC Link verification page.
   const screens = createScreens({
     bus,
+    language: () => current?.current().device.language ?? 'en',
     verification: {
       verify: (pin) => device?.app.verifyDevicePassword(pin) ?? { result: 0 },
       report: (outcome) => device?.app.reportUiVerification(outcome),
@@ -447,6 +448,7 @@ async function sim(values: ReturnType<typeof parse>['values'], common: Common, s
       logger: log,
       onStarted: (app) => {
         current = app;
+        screens.refresh();
       },
     },
     Promise.race([stop, quit]),
@@ -513,7 +515,8 @@ async function start(values: ReturnType<typeof parse>['values'], common: Common,
   });
   await radio.startStation().catch((error) => logger.error('could not start wpa_supplicant:', error));
   const bus = new StateBus();
-  const screens = createScreens({ bus });
+  let current: Appliance | null = null;
+  const screens = createScreens({ bus, language: () => current?.current().device.language ?? 'en' });
   const unsubscribe = screens.subscribe((view) => term.screen(renderTerminal(view)));
   const setupUrl = `http://${gateway}${portalPort === 80 ? '' : `:${portalPort}`}/`;
   const settingsPath = values.config ?? '/etc/waved/config.toml';
@@ -537,6 +540,11 @@ async function start(values: ReturnType<typeof parse>['values'], common: Common,
       logger: log,
       timing: { associationTimeoutMs: int(values['association-timeout'], 'association-timeout', 30_000) },
       ...(values['setup-on-start'] ? { openOnStart: true } : {}),
+      onStarted: (app) => {
+        current = app;
+        // The screens speak the saved language from the first view after the settings load.
+        screens.refresh();
+      },
     },
     stop,
   );

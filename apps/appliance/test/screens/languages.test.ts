@@ -107,6 +107,12 @@ describe('the screens in every language', () => {
     language = 'sv';
     screens.press('back');
     expect(seen.at(-1)).toMatchObject({ lang: 'en', title: 'Menu' });
+    // Any other change of the setting (the settings loaded at boot): refresh() redraws at once.
+    language = 'zh-CN';
+    const before = seen.length;
+    screens.refresh();
+    expect(seen.length).toBe(before + 1);
+    expect(seen.at(-1)).toMatchObject({ lang: 'zh-CN', title: '菜单' });
     screens.close();
   });
 });

@@ -153,7 +153,8 @@ export interface ScreensOptions {
   clock?: ScreensClock;
   /**
    * The device's language setting (`device.language`), read for every view; English by default.
-   * The screens redraw when the portal saves settings, so a new language shows at once.
+   * The screens redraw when the portal saves settings, so a new language shows at once; after any
+   * other change of the setting, call `refresh()`.
    */
   language?: () => string;
   /** The screen shown first (default `menu`). */
@@ -165,6 +166,8 @@ export interface ScreensOptions {
 export interface Screens {
   view(): ScreenView;
   press(action: ScreenAction): void;
+  /** Tells the subscribers the view again, e.g. after the device language changed. */
+  refresh(): void;
   /** Called on every change of the view (and every second while a countdown runs). */
   subscribe(listener: (view: ScreenView) => void): () => void;
   /** The device application's OTA events (`onOtaEvent`). */
@@ -544,6 +547,7 @@ export function createScreens(options: ScreensOptions): Screens {
   return {
     view,
     press,
+    refresh: () => emit(),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
