@@ -118,6 +118,25 @@ export {
   type WifiServiceOptions,
 } from './domain/wifi/service.js';
 export { classifySignal } from './domain/wifi/signal.js';
+// Languages: message catalogs, Accept-Language negotiation, Intl formatting
+export {
+  type Catalog,
+  type CatalogProblem,
+  checkCatalog,
+  LANGUAGE_TAGS,
+  LOCALES,
+  type Locale,
+  type LocaleMeta,
+  languageFromHeader,
+  type Message,
+  type MessageKey,
+  matchLanguage,
+  negotiateLanguage,
+  parseAcceptLanguage,
+  resolveLanguage,
+  type Translator,
+  translator,
+} from './i18n/index.js';
 export {
   createSimRadio,
   type SimApServices,
