@@ -13,13 +13,13 @@ export type ApplianceErrorCode =
   | 'SNTP_BEFORE_FLOOR'
   | 'SNTP_NO_SERVER';
 
+// A plain field rather than a parameter property: the module loads under Node's type stripping
+// too (the tests' child processes import the portal, and so this file, from source).
 export class ApplianceError extends Error {
   override readonly name = 'ApplianceError';
-  constructor(
-    readonly code: ApplianceErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
+  readonly code: ApplianceErrorCode;
+  constructor(code: ApplianceErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
+    this.code = code;
   }
 }

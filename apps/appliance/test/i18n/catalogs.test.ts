@@ -12,13 +12,28 @@ const LOCALE_DIR = path.join(import.meta.dirname, '../../src/i18n/locales');
  * else equal to English with a real word in it is a translation that was forgotten.
  */
 const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
-  de: ['screen.wifi.status', 'update.firmware'],
-  fr: ['screen.menu.title'],
-  es: ['update.firmware'],
-  it: ['screen.menu.title', 'screen.setup.password', 'update.firmware', 'verify.password'],
-  nl: ['screen.menu.title', 'screen.action.later', 'screen.wifi.status', 'update.firmware', 'update.model'],
+  de: ['screen.wifi.status', 'update.firmware', 'group.audio'],
+  fr: ['screen.menu.title', 'group.audio', 'field.audio.volume', 'portal.signal.excellent'],
+  es: ['update.firmware', 'group.audio'],
+  it: [
+    'screen.menu.title',
+    'screen.setup.password',
+    'update.firmware',
+    'verify.password',
+    'group.audio',
+    'field.audio.volume',
+  ],
+  nl: [
+    'screen.menu.title',
+    'screen.action.later',
+    'screen.wifi.status',
+    'update.firmware',
+    'update.model',
+    'group.audio',
+    'field.audio.volume',
+  ],
   pl: ['screen.menu.title', 'update.model'],
-  pt: ['screen.menu.title', 'update.firmware'],
+  pt: ['screen.menu.title', 'update.firmware', 'field.audio.volume'],
   ja: [],
   'zh-CN': [],
 };
@@ -27,7 +42,7 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
 function words(pattern: string): string[] {
   const text = pattern
     .replace(/\{[^{}]*\}/g, ' ')
-    .replace(/\b(PC Link|Wi-Fi|IPv4|waved|MD5|DHCP|USB)\b/g, ' ');
+    .replace(/\b(PC Link|Wi-Fi|IPv4|waved|MD5|DHCP|USB|Webhook)\b/g, ' ');
   return text.match(/\p{L}{4,}/gu) ?? [];
 }
 

@@ -4,6 +4,9 @@ import { tempDir } from '@waved/test-lab';
 import { parse } from 'smol-toml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSettingsStore, defaultSettings, type Logger } from '../../src/domain/settings/index.js';
+import { translator } from '../../src/i18n/index.js';
+
+const english = translator('en');
 
 function recordingLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
@@ -165,7 +168,7 @@ describe('device PIN rules (spec A7)', () => {
     for (const bad of ['123', '1234567', '12a4', '١٢٣٤', ' 12 34']) {
       const r = store.validate({ 'security.device_password': bad });
       expect(r.ok, bad).toBe(false);
-      if (!r.ok) expect(r.errors['security.device_password']).toMatch(/4 to 6 digits/);
+      if (!r.ok) expect(english.text(r.errors['security.device_password']!)).toMatch(/4 to 6 digits/);
     }
     const set = store.validate({ 'security.device_password': '55555' });
     if (!set.ok) throw new Error('expected ok');
@@ -203,7 +206,11 @@ describe('validation messages', () => {
       'webhook.url',
       'wifi.country',
     ]);
-    expect(r.errors['audio.volume']).toBe('Enter a whole number from 0 to 100.');
+    expect(english.text(r.errors['audio.volume']!)).toBe('Enter a whole number from 0 to 100.');
+    // The same message in the reader's language, with the numbers in its digits.
+    expect(translator('de').text(r.errors['audio.volume']!)).toBe(
+      'Geben Sie eine ganze Zahl von 0 bis 100 ein.',
+    );
     expect(store.current()).toEqual(defaultSettings());
   });
 });

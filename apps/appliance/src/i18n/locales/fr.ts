@@ -128,4 +128,159 @@ export const messages: Catalog = {
 
   'page.title': 'Écran de l’appareil waved',
   'page.loading': 'Chargement…',
+
+  'group.wifi': 'Wi-Fi',
+  'group.device': 'Appareil',
+  'group.audio': 'Audio',
+  'group.webhook': 'Webhook',
+  'group.storage': 'Stockage',
+  'group.security': 'Sécurité',
+  'group.ntp': 'Heure (NTP)',
+  'field.wifi.country': 'Pays du Wi-Fi',
+  'field.wifi.country.hint':
+    'Définit les canaux radio autorisés. «\u00a0Monde\u00a0» est sans risque partout.',
+  'field.device.name': 'Nom de l’appareil',
+  'field.device.name.hint': 'Jusqu’à {max}\u00a0caractères.',
+  'field.device.country': 'Pays',
+  'field.device.country.hint':
+    'Choisit la région du cloud (Chine, États-Unis, ou Europe pour tous les autres).',
+  'field.device.timezone': 'Fuseau horaire',
+  'field.device.language': 'Langue',
+  'field.audio.volume': 'Volume',
+  'field.audio.volume.hint': 'De {min} à {max}.',
+  'field.audio.prompt_tones': 'Jouer les sons de guidage',
+  'field.webhook.url': 'URL du webhook',
+  'field.webhook.url.hint': 'Adresse https:// qui reçoit les événements, signés avec le secret ci-dessous.',
+  'field.webhook.url.remove': 'Supprimer le webhook',
+  'field.webhook.secret': 'Secret du webhook',
+  'field.webhook.secret.hint':
+    'De {min} à {max}\u00a0caractères. Les requêtes sont signées avec lui\u00a0; il n’est jamais envoyé.',
+  'field.webhook.secret.remove': 'Supprimer le secret du webhook',
+  'field.storage.auto_upload': 'Envoyer les enregistrements automatiquement',
+  'field.storage.max_usage_percent': 'Utilisation maximale du stockage (%)',
+  'field.storage.max_usage_percent.hint':
+    'De {min} à {max}. Au-delà, les plus anciens enregistrements déjà envoyés sont supprimés.',
+  'field.security.device_password': 'Code PIN de l’appareil',
+  'field.security.device_password.hint': 'De {min} à {max}\u00a0chiffres.',
+  'field.security.device_password.remove': 'Supprimer le code PIN de l’appareil',
+  'field.ntp.enabled': 'Régler l’horloge sur des serveurs de temps',
+  'field.ntp.servers': 'Serveurs de temps',
+  'field.ntp.servers.hint':
+    'Noms d’hôte ou adresses IPv4, séparés par des virgules ou des espaces (jusqu’à {max}).',
+
+  'error.device.name.empty': 'Saisissez un nom pour l’appareil.',
+  'error.device.name.long': 'Utilisez au plus {max}\u00a0caractères.',
+  'error.device.name.chars':
+    'Utilisez uniquement des lettres, des chiffres, des espaces et de la ponctuation.',
+  'error.country': 'Choisissez un pays dans la liste.',
+  'error.wifi.country': 'Choisissez un pays dans la liste, ou Monde.',
+  'error.timezone': 'Choisissez un fuseau horaire dans la liste.',
+  'error.language': 'Choisissez une langue dans la liste.',
+  'error.webhook.url': 'Saisissez une adresse complète commençant par https://.',
+  'error.webhook.http':
+    'Utilisez une adresse https://\u00a0: cet appareil n’envoie pas d’événements en http non chiffré.',
+  'error.webhook.secret':
+    'Utilisez de {min} à {max}\u00a0caractères imprimables sans espace (saisissez-le de nouveau).',
+  'error.pin': 'Le code PIN doit comporter de {min} à {max}\u00a0chiffres (saisissez-le de nouveau).',
+  'error.currentPin.missing': 'Saisissez le code PIN actuel de l’appareil pour enregistrer.',
+  'error.currentPin.invalid': 'Le code PIN comporte de {min} à {max}\u00a0chiffres. Saisissez-le de nouveau.',
+  'error.currentPin.locked': 'Trop de codes PIN erronés. Réessayez dans {wait, duration}.',
+  'error.currentPin.wrong': 'Code PIN erroné. Rien n’a été enregistré.',
+  'error.currentPin.wrongWait':
+    'Code PIN erroné. Rien n’a été enregistré. Attendez {wait, duration} avant le prochain essai.',
+  'error.ntp.none': 'Saisissez au moins un serveur de temps.',
+  'error.ntp.many': 'Saisissez au plus {max, plural, one {#\u00a0serveur} other {#\u00a0serveurs}}.',
+  'error.ntp.host': '«\u00a0{name}\u00a0» n’est ni un nom d’hôte ni une adresse IPv4.',
+  'error.boolean': 'Cochez ou décochez la case.',
+  'error.number': 'Saisissez un nombre entier de {min} à {max}.',
+  'error.unknown': 'Réglage inconnu.',
+  'error.wifi.choose':
+    'Choisissez un réseau, ou choisissez «\u00a0Autre\u00a0» et saisissez le nom d’un réseau masqué.',
+  'error.wifi.chooseListed':
+    'Choisissez un réseau dans la liste, ou choisissez «\u00a0Autre\u00a0» et saisissez le nom d’un réseau masqué.',
+  'error.wifi.ssidLength':
+    'Un nom de réseau compte de 1 à {max}\u00a0octets (moins de caractères avec des lettres accentuées ou des emoji).',
+  'error.wifi.open': 'Ce réseau est ouvert. L’appareil ne rejoint que des réseaux protégés par WPA2.',
+  'error.wifi.passwordMissing': 'Saisissez le mot de passe Wi-Fi.',
+  'error.wifi.passwordInvalid':
+    'Utilisez de {min} à {max}\u00a0caractères sans accents ni emoji, ou {hex}\u00a0chiffres hexadécimaux. Saisissez-le de nouveau.',
+  'error.body.type': 'Envoyez le formulaire en application/x-www-form-urlencoded ou multipart/form-data.',
+  'error.body.incomplete': 'Le formulaire n’a pas été reçu en entier.',
+  'error.body.tooLarge': 'Le formulaire dépasse {size}\u00a0Kio.',
+  'error.body.multipart': 'Le corps multipart n’a pas pu être lu.',
+
+  'portal.language': 'Langue',
+  'portal.form.title': 'Configurer {ssid}',
+  'portal.form.lead': 'Choisissez le réseau Wi-Fi que l’appareil doit rejoindre, puis vérifiez ses réglages.',
+  'portal.form.closesIn': 'Cette page de configuration se ferme dans {time}.',
+  'portal.form.saveConnect': 'Enregistrer et connecter',
+  'portal.form.saveOnly': 'Enregistrer les réglages seulement',
+  'portal.errors.summary':
+    'Rien n’a été enregistré. Corrigez {count, plural, one {ce champ} other {ces #\u00a0champs}}\u00a0:',
+  'portal.errors.item': '{field}\u00a0: {error}',
+  'portal.stale':
+    'Les réglages ont été modifiés depuis un autre téléphone pendant que cette page était ouverte. Rien n’a été enregistré\u00a0: vérifiez le formulaire ci-dessous et enregistrez de nouveau.',
+  'portal.wifi.choose': 'Choisissez votre réseau',
+  'portal.wifi.noNetworks': 'Aucun réseau n’a été trouvé à proximité. Saisissez son nom ci-dessous.',
+  'portal.wifi.openNetwork': 'Réseau ouvert, non pris en charge',
+  'portal.wifi.other': 'Autre réseau (masqué)…',
+  'portal.wifi.network': 'Réseau',
+  'portal.wifi.hiddenName': 'Nom du réseau masqué',
+  'portal.wifi.hiddenHint':
+    'Seulement pour un réseau qui ne diffuse pas son nom\u00a0; choisissez «\u00a0Autre\u00a0» ci-dessus.',
+  'portal.wifi.password': 'Mot de passe Wi-Fi',
+  'portal.wifi.passwordHint':
+    'Mot de passe WPA2, de {min} à {max}\u00a0caractères. Il n’est conservé que sous forme de clé dérivée.',
+  'portal.wifi.showPassword': 'Afficher le mot de passe',
+  'portal.wifi.secured': 'Sécurisé',
+  'portal.signal.excellent': 'Excellent',
+  'portal.signal.good': 'Bon',
+  'portal.signal.fair': 'Moyen',
+  'portal.signal.weak': 'Faible',
+  'portal.country.world': 'Monde (sans risque partout)',
+  'portal.country.notSet': 'Non défini (région Europe)',
+  'portal.secret.unchanged': 'inchangé',
+  'portal.secret.notSet': 'non défini',
+  'portal.secret.keepUnchanged': 'Laissez vide pour ne rien changer.',
+  'portal.secret.keepUnset': 'Laissez vide pour ne rien définir.',
+  'portal.webhook.now':
+    'Actuellement\u00a0: {url}. Laissez vide pour la conserver, ou saisissez une nouvelle adresse (il faudra alors saisir de nouveau le secret).',
+  'portal.currentPin.label': 'Code PIN actuel de l’appareil',
+  'portal.currentPin.hint':
+    'Cet appareil est protégé par un code PIN. Saisissez-le pour enregistrer toute modification.',
+  'portal.banner.scanning': 'Recherche de réseaux…',
+  'portal.banner.connecting': 'Connexion à «\u00a0{ssid}\u00a0»…',
+  'portal.banner.connectingHint':
+    'Regardez l’écran de l’appareil. Ce téléphone quitte maintenant le réseau de configuration.',
+  'portal.banner.connected': 'Connecté à «\u00a0{ssid}\u00a0».',
+  'portal.banner.connectedHint': 'La configuration est terminée. Vous pouvez fermer cette page.',
+  'portal.banner.failedTo': 'Impossible de se connecter à «\u00a0{ssid}\u00a0».',
+  'portal.banner.failed': 'Impossible de se connecter.',
+  'portal.tryAgain': 'Réessayer',
+  'portal.inactive.title': 'La configuration n’est pas active',
+  'portal.inactive.body':
+    'Ouvrez {path} sur l’appareil, rejoignez le réseau qu’il affiche, puis rouvrez cette page.',
+  'portal.status.title': 'État de la configuration',
+  'portal.status.waiting': 'En attente de vos réglages.',
+  'portal.status.openForm': 'Ouvrir le formulaire',
+  'portal.status.hint':
+    'Si ce téléphone a quitté le réseau de configuration, l’écran de l’appareil affiche le résultat. Pour réessayer, rejoignez de nouveau {ap} et ouvrez {url}.',
+  'portal.notSaved.title': 'Rien n’a été enregistré',
+  'portal.backToForm': 'Retour au formulaire',
+  'portal.expired.title': 'Cette page a expiré',
+  'portal.expired.body':
+    'Rien n’a été enregistré. La session de configuration a changé depuis le chargement de cette page.',
+  'portal.reloadForm': 'Recharger le formulaire',
+  'portal.busy.title': 'Veuillez patienter',
+  'portal.busy.body': 'L’appareil est en train de se connecter. Attendez le résultat, puis réessayez.',
+  'portal.showStatus': 'Afficher l’état',
+  'portal.saveFailed.body': 'L’appareil n’a pas pu écrire ses réglages. Réessayez.',
+  'portal.saved.title': 'Réglages enregistrés',
+  'portal.saved.done': 'Vos réglages sont enregistrés.',
+  'portal.saved.secretCleared':
+    'L’adresse du webhook a changé, son secret a donc été supprimé\u00a0: saisissez de nouveau un secret pour signer les requêtes.',
+  'portal.saved.leaving':
+    'L’appareil ferme maintenant le réseau de configuration {ap}\u00a0: ce téléphone s’en déconnectera et reviendra à son réseau habituel.',
+  'portal.saved.next':
+    'L’écran de l’appareil affiche {connected}, ou la raison de l’échec avec {tryAgain}. En cas d’échec, rejoignez de nouveau {ap} et rouvrez {url}.',
 };
