@@ -3,8 +3,11 @@ import { type Gate, isCi, needs, SKIP_MARK } from '@waved/test-lab';
 import { type Browser, chromium } from 'playwright-core';
 import { describe, it } from 'vitest';
 
-/** Launches the machine's headless Chromium with no background traffic, for the browser tests. */
-export function launchChromium(): Promise<Browser> {
+/**
+ * Launches the machine's headless Chromium with no background traffic, for the browser tests;
+ * `extraArgs` are added to its command line (`--lang=de`, ...).
+ */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [
@@ -15,6 +18,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
 }
@@ -49,4 +53,14 @@ export function browserLanguagesLab(): Gate {
       else describe.skip(`${name} ${SKIP_MARK} ${reason}]`, fn);
     },
   };
+}
+
+/**
+ * The command line of a Chromium whose user speaks `lang`, as a phone set to that language is:
+ * its interface language (`--lang`) and the `Accept-Language` it sends (`--accept-lang`, most
+ * specific first). Headless Chromium takes `Accept-Language` from `--accept-lang` only; with
+ * `--lang` alone it still sends `en-US,en;q=0.9`.
+ */
+export function languageArgs(lang: string, region: string): string[] {
+  return [`--lang=${lang}`, `--accept-lang=${lang}-${region},${lang},en-US,en`];
 }

@@ -21,6 +21,8 @@ const SCRIPT = String.raw`(rootSelector) => {
     if (el.closest('svg') && el.tagName.toLowerCase() !== 'svg') continue;
     const style = getComputedStyle(el);
     if (style.display === 'none' || style.visibility === 'hidden') continue;
+    // Not drawn: the inside of a closed <details> (content-visibility: hidden), among others.
+    if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) continue;
     const r = el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
     if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)
