@@ -191,7 +191,12 @@ lab.describe('the portal in the phone language, in Chromium on a phone viewport'
         expect(await page.getAttribute('html', 'lang')).toBe('de');
         expect(h.commands.at(-1)).toEqual({
           type: 'SettingsSaved',
-          connect: { ssid: 'Home <5G>', passphrase: 'correct horse battery', hidden: false },
+          connect: {
+            ssid: 'Home <5G>',
+            ssidHex: Buffer.from('Home <5G>').toString('hex'),
+            passphrase: 'correct horse battery',
+            hidden: false,
+          },
         });
         await context.close();
       } finally {
