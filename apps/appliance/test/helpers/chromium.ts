@@ -24,7 +24,7 @@ export function launchChromium(extraArgs: readonly string[] = []): Promise<Brows
 }
 
 /** Whether fontconfig has a font with Japanese and Chinese glyphs (Debian `fonts-droid-fallback`). */
-export function hasCjkFont(): boolean {
+function hasCjkFont(): boolean {
   try {
     return execFileSync('fc-list', [':lang=ja'], { encoding: 'utf8' }).trim() !== '';
   } catch {
