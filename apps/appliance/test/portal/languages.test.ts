@@ -1,4 +1,9 @@
+import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { richText } from '../../src/domain/portal/html.js';
+import { escapeHtml } from '../../src/domain/portal/index.js';
+import { createAttemptLimiter } from '../../src/domain/security/attempts.js';
+import { webhookOrigin } from '../../src/domain/webhook.js';
 import { LOCALES, message, translator } from '../../src/i18n/index.js';
 import { CSRF, fileExists, type Harness, startPortal, urlencoded, validFields } from './harness.js';
 
@@ -180,5 +185,151 @@ describe('a language link overrides Accept-Language, without cookies', () => {
       expect(res.headers.get('set-cookie')).toBeNull();
       expect(await res.text()).toBe('');
     }
+  });
+});
+
+describe('the PIN, stale-form and webhook answers in the reader’s language', () => {
+  const OWNER_PIN = '482913';
+
+  /** Sets the owner's PIN through the portal, as the first save of a new device does. */
+  async function setPin(): Promise<void> {
+    const res = await post('/save', validFields({ 'security.device_password': OWNER_PIN }));
+    expect(res.status).toBe(200);
+  }
+
+  it('the current-PIN field, and a save without it, in German; the JSON refusal in Japanese', async () => {
+    await setPin();
+    const de = translator('de');
+    const form = await (await get('/', 'de-AT,de;q=0.9')).text();
+    expect(form).toContain(`>${escapeHtml(de.t('portal.currentPin.label'))}</label>`);
+    expect(form).toContain(escapeHtml(de.t('portal.currentPin.hint')));
+    expect(form).toContain(`>${escapeHtml(de.t('field.security.device_password.remove'))}</label>`);
+
+    const before = fs.readFileSync(h.file);
+    const missing = await post('/save', validFields({ 'device.name': 'Owned' }), { 'accept-language': 'de' });
+    expect(missing.status).toBe(422);
+    const html = await missing.text();
+    expect(langOf(html)).toBe('de');
+    expect(html).toContain(escapeHtml(de.t('error.currentPin.missing')));
+    expect(html).toContain(escapeHtml(de.t('portal.errors.summary', { count: 1 })));
+
+    const json = await post('/save', validFields({ 'security.current_pin': '12' }), {
+      'accept-language': 'ja',
+      accept: 'application/json',
+    });
+    expect(json.status).toBe(422);
+    expect(await json.json()).toEqual({
+      errors: {
+        'security.current_pin': translator('ja').t('error.currentPin.invalid', { min: 4, max: 6 }),
+      },
+    });
+    expect(fs.readFileSync(h.file)).toEqual(before);
+  });
+
+  it('a wrong PIN (422) and the held counter (429) give their wait in the chosen language, as Retry-After does', async () => {
+    await h.close();
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    h = await startPortal({
+      expiresAt: Date.now() + 200_000,
+      pinAttempts: createAttemptLimiter({ now: () => now }),
+    });
+    await setPin();
+    const pl = translator('pl');
+    const wrong = (pin: string) =>
+      post('/save?lang=pl', validFields({ 'security.current_pin': pin }), { 'accept-language': 'de' });
+
+    const first = await wrong('000000');
+    expect(first.status).toBe(422);
+    expect(first.headers.get('retry-after')).toBeNull();
+    expect(await first.text()).toContain(escapeHtml(pl.t('error.currentPin.wrong')));
+    await wrong('000001');
+    await wrong('000002');
+    // The fourth wrong PIN starts the backoff: the refusal says how long, in Polish.
+    const fourth = await wrong('000003');
+    expect(fourth.status).toBe(422);
+    const wait = Number(fourth.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(0);
+    const fourthHtml = await fourth.text();
+    expect(langOf(fourthHtml)).toBe('pl');
+    expect(fourthHtml).toContain(escapeHtml(pl.t('error.currentPin.wrongWait', { wait })));
+
+    // While it holds, even the right PIN is refused with 429, in the language of the link.
+    const held = await wrong(OWNER_PIN);
+    expect(held.status).toBe(429);
+    expect(Number(held.headers.get('retry-after'))).toBe(wait);
+    const heldHtml = await held.text();
+    expect(heldHtml).toContain(escapeHtml(pl.t('error.currentPin.locked', { wait })));
+    expect(heldHtml).toContain('action="/save-connect?lang=pl"');
+    // The same wait, read in Japanese (JSON).
+    const heldJson = await post('/save', validFields({ 'security.current_pin': OWNER_PIN }), {
+      'accept-language': 'ja',
+      accept: 'application/json',
+    });
+    expect(heldJson.status).toBe(429);
+    expect(await heldJson.json()).toEqual({
+      errors: { 'security.current_pin': translator('ja').t('error.currentPin.locked', { wait }) },
+    });
+
+    now += wait * 1000;
+    expect((await wrong(OWNER_PIN)).status).toBe(200);
+  });
+
+  it('a form loaded before another save is refused with 409 and the notice in its language', async () => {
+    const ja = translator('ja');
+    const form = await (await get('/', 'ja')).text();
+    const revision = /name="settings.revision" value="([^"]*)"/.exec(form)?.[1];
+    expect(revision).toBeDefined();
+    expect((await post('/save', validFields({ 'device.name': 'Kitchen' }))).status).toBe(200);
+
+    const stale = await post(
+      '/save',
+      validFields({ 'settings.revision': revision!, 'device.name': 'Hall' }),
+      {
+        'accept-language': 'ja',
+      },
+    );
+    expect(stale.status).toBe(409);
+    const html = await stale.text();
+    expect(langOf(html)).toBe('ja');
+    expect(html).toContain(escapeHtml(ja.t('portal.stale')));
+    expect(h.settings.current().device.name).toBe('Kitchen');
+
+    const json = await post('/save', validFields({ 'settings.revision': revision!, 'device.name': 'Hall' }), {
+      'accept-language': 'it',
+      accept: 'application/json',
+    });
+    expect(json.status).toBe(409);
+    expect(await json.json()).toEqual({ error: 'stale', message: translator('it').t('portal.stale') });
+  });
+
+  it('the write-only webhook URL, its removal box and the removed-secret note, in French', async () => {
+    const fr = translator('fr');
+    const hook = 'https://hooks.example/services/T0AAAA/XXXXsecretTOKEN';
+    const secret = 'a-webhook-secret-of-some-length';
+    expect((await post('/save', validFields({ 'webhook.url': hook, 'webhook.secret': secret }))).status).toBe(
+      200,
+    );
+    const form = await (await get('/', 'fr-BE')).text();
+    expect(form).toContain(
+      richText(fr, message('portal.webhook.now', { url: '' }), {
+        url: `<strong>${escapeHtml(webhookOrigin(hook))}</strong>`,
+      }),
+    );
+    expect(form).not.toContain('XXXXsecretTOKEN');
+    expect(form).toContain(`>${escapeHtml(fr.t('field.webhook.url.remove'))}</label>`);
+    expect(form).toContain(`>${escapeHtml(fr.t('field.webhook.secret.remove'))}</label>`);
+
+    const https = await post('/save', validFields({ 'webhook.url': 'http://hooks.example/in' }), {
+      'accept-language': 'fr',
+    });
+    expect(https.status).toBe(422);
+    expect(await https.text()).toContain(escapeHtml(fr.t('error.webhook.http')));
+
+    const moved = await post('/save', validFields({ 'webhook.url': 'https://other.example/in' }), {
+      'accept-language': 'fr',
+    });
+    expect(moved.status).toBe(200);
+    expect(await moved.text()).toContain(escapeHtml(fr.t('portal.saved.secretCleared')));
+    expect(h.settings.current().webhook.secret).toBe('');
   });
 });
