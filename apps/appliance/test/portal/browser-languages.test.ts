@@ -6,7 +6,7 @@ import { LOCALES, type MessageKey, message, type Translator, translator } from '
 import { messages as en } from '../../src/i18n/locales/en.js';
 import { browserLanguagesLab, languageArgs, launchChromium } from '../helpers/chromium.js';
 import { layoutProblems } from '../helpers/layout.js';
-import { type Harness, startPortal } from './harness.js';
+import { type Harness, startPortal, urlencoded, validFields } from './harness.js';
 
 const lab = browserLanguagesLab();
 const SHOTS = process.env.WAVED_SCREENSHOTS ?? '/tmp';
@@ -201,6 +201,67 @@ lab.describe('the portal in the phone language, in Chromium on a phone viewport'
         await context.close();
       } finally {
         await browser.close();
+      }
+    },
+    BROWSER_TEST_MS,
+  );
+
+  it.each(['de', 'ja'])(
+    '--lang=%s: a device with a PIN and a webhook: the current-PIN field, the webhook note and a wrong-PIN refusal, each in that language and inside its box',
+    async (lang) => {
+      const tr = translator(lang);
+      const owner = await startPortal({ expiresAt: Date.now() + 280_000, selfGateway: true });
+      const browser: Browser = await launchChromium(languageArgs(lang, REGION[lang]!));
+      try {
+        // The owner set a PIN and a webhook earlier.
+        const set = await fetch(new URL('/save', owner.url), {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: urlencoded(
+            validFields({
+              'security.device_password': '482913',
+              'webhook.url': 'https://hooks.example/services/T0AAAA/XXXXsecretTOKEN',
+              'webhook.secret': 'a-webhook-secret-of-some-length',
+            }),
+          ),
+        });
+        expect(set.status).toBe(200);
+        const before = fs.readFileSync(owner.file);
+
+        const context = await browser.newContext(PHONE);
+        const page = await context.newPage();
+        await page.goto(owner.url);
+        expect(await page.getAttribute('html', 'lang')).toBe(lang);
+        const pin = page.getByLabel(tr.t('portal.currentPin.label'), { exact: true });
+        expect(await pin.count()).toBe(1);
+        expect(await page.locator('#f-security-current_pin-hint').textContent()).toBe(
+          tr.t('portal.currentPin.hint'),
+        );
+        const webhookNote = tr.t('portal.webhook.now', { url: 'https://hooks.example/…' });
+        expect(await bodyText(page)).toContain(webhookNote);
+        expect(await bodyText(page)).not.toContain('XXXXsecretTOKEN');
+        for (const english of englishLeftovers(tr)) expect(await bodyText(page)).not.toContain(english);
+        expect(await layoutProblems(page, 'main'), `${lang} form with a PIN`).toEqual([]);
+
+        // A wrong current PIN: refused in the language, tied to its field, and nothing is written.
+        await pin.fill('000000');
+        await page.getByRole('button', { name: tr.t('portal.form.saveOnly') }).click();
+        await page.waitForLoadState('load');
+        await expect
+          .poll(() => page.locator('#f-security-current_pin-err').textContent())
+          .toBe(tr.t('error.currentPin.wrong'));
+        expect(await page.locator('#errors h2').textContent()).toBe(
+          tr.t('portal.errors.summary', { count: 1 }),
+        );
+        expect(await page.getAttribute('html', 'lang')).toBe(lang);
+        for (const english of englishLeftovers(tr)) expect(await bodyText(page)).not.toContain(english);
+        expect(await layoutProblems(page, 'main'), `${lang} wrong PIN`).toEqual([]);
+        await page.screenshot({ path: `${SHOTS}/waved-portal-${lang}-pin.png`, fullPage: true });
+        expect(fs.readFileSync(owner.file)).toEqual(before);
+        await context.close();
+      } finally {
+        await browser.close();
+        await owner.close();
       }
     },
     BROWSER_TEST_MS,
