@@ -15,6 +15,7 @@ import {
   type UpdateKind,
 } from '@waved/swu-ota';
 import type { Logger } from '../../core/log/logger.js';
+import { matchLanguage } from '../../i18n/negotiate.js';
 import type { DeviceTelemetry } from './telemetry.js';
 
 /** Battery level in percent, or `'mains'` on external power. The device's fuel-gauge reader plugs in here. */
@@ -94,6 +95,17 @@ export interface OtaService {
   readonly busy: boolean;
 }
 
+/**
+ * The release notes for the device language `lang`: the cloud's text in that language, else in the
+ * nearest one it has (`pt` takes `pt-BR`, `zh-CN` takes `zh` or `zh-Hans`, as the portal matches
+ * languages), else English, else any; '' when there are none.
+ */
+export function releaseNotes(descriptions: UpdateDescriptor['descriptions'], lang: string): string {
+  const tags = Object.keys(descriptions);
+  const best = matchLanguage(lang, tags) ?? matchLanguage('en', tags) ?? tags[0];
+  return best === undefined ? '' : (descriptions[best]?.html_note ?? '');
+}
+
 function packageName(kind: UpdateKind): string {
   return kind === 'psp_firmware' ? 'software' : 'model';
 }
@@ -120,15 +132,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
       logger.warn(`ota: event listener failed: ${(error as Error).message}`);
     }
   };
-  const notesOf = (d: UpdateDescriptor) => {
-    const lang = options.language?.() ?? 'en';
-    return (
-      d.descriptions[lang]?.html_note ??
-      d.descriptions.en?.html_note ??
-      Object.values(d.descriptions)[0]?.html_note ??
-      ''
-    );
-  };
+  const notesOf = (d: UpdateDescriptor) => releaseNotes(d.descriptions, options.language?.() ?? 'en');
   let busy = false;
   let controller: AbortController | null = null;
   let running: Promise<unknown> | null = null;
