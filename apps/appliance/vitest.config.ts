@@ -7,6 +7,8 @@ const lab = [
   'test/**/ctrl-events.test.ts',
   'test/**/faults-real.test.ts',
   'test/**/lab.test.ts',
+  'test/**/*.lab.test.ts',
+  'test/**/supervision.test.ts',
   'test/**/sntp.test.ts',
   'test/**/system-radio.test.ts',
   'test/**/bluetooth.test.ts',

@@ -12,9 +12,11 @@ import { createCaptiveDns } from '@waved/captive-dns';
 import { createPinRecord } from '@waved/psk';
 import {
   createAttemptLimiter,
+  createFileStore,
   createPortal,
   createSettingsStore,
   StateBus,
+  serveHttp,
 } from '../../apps/appliance/dist/index.js';
 
 const [dir, mode] = process.argv.slice(2);
@@ -23,14 +25,16 @@ const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const file = path.join(dir, 'config.toml');
 // The device's own iteration count (the @waved/psk default, 100 000).
 fs.writeFileSync(file, `[security]\ndevice_password = "${createPinRecord(BENCH_PIN)}"\n`, { mode: 0o600 });
-const settings = createSettingsStore({ path: file, logger: quiet });
+const files = createFileStore();
+const settings = createSettingsStore({ path: file, files, logger: quiet });
 await settings.load();
 const csrf = crypto.randomBytes(32).toString('base64url');
 const portal = createPortal({
   bus: new StateBus(),
   settings,
   logger: quiet,
-  pinAttempts: createAttemptLimiter({ path: path.join(dir, 'pin-attempts.json') }),
+  serve: serveHttp,
+  pinAttempts: createAttemptLimiter({ persist: { path: path.join(dir, 'pin-attempts.json'), files } }),
   session: () => ({
     csrf,
     apSsid: 'Device-BE4C',

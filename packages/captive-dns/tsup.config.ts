@@ -6,7 +6,9 @@ export default defineConfig({
   entry: ['src/index.ts', 'src/node-guard.ts'],
   external: ['./node-guard.js'],
   format: ['esm'],
-  dts: { entry: 'src/index.ts' },
+  // @waved/internal is bundled: its code into the .js, its types into the .d.ts
+  noExternal: ['@waved/internal'],
+  dts: { entry: 'src/index.ts', resolve: [/^@waved\/internal/] },
   clean: true,
   sourcemap: true,
   target: 'node22',

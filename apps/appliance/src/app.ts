@@ -2,15 +2,15 @@ import path from 'node:path';
 import type { ProvisioningState, StateBus } from './core/bus.js';
 import type { Logger } from './core/log/logger.js';
 import type { SecretRegistry } from './core/log/redact.js';
+import type { FileStore } from './core/ports/files.js';
+import type { HttpServe } from './core/ports/http.js';
 import type { Radio, Station } from './core/ports/radio.js';
-import { createPortal } from './domain/portal/index.js';
 import {
   createProvisioningController,
   type ProvisioningController,
 } from './domain/provisioning/controller.js';
 import { type AttemptLimiter, createAttemptLimiter } from './domain/security/attempts.js';
 import { createSettingsStore, type Settings, type SettingsStore } from './domain/settings/index.js';
-import { createSntpClient } from './domain/sntp/client.js';
 import type { WebhookHttp } from './domain/webhook.js';
 import { createWifiService, type WifiService } from './domain/wifi/service.js';
 
@@ -18,6 +18,9 @@ export interface ApplianceOptions {
   bus: StateBus;
   radio: Radio;
   station: Station;
+  files: FileStore;
+  /** Binds the portal's HTTP server while the AP is up. */
+  serve: HttpServe;
   logger: Logger;
   secrets: SecretRegistry;
   /** config.toml */
@@ -36,19 +39,25 @@ export interface ApplianceOptions {
   /** Redirect target of the captive portal (host[:port]). */
   gateway?: string;
   hostapdConfigPath?: string;
-  /** Sets the system clock after connect (SNTP). Absent: SNTP is not run. */
-  setClock?: (date: Date) => Promise<void>;
-  /** Port the SNTP client asks (default 123). */
-  ntpPort?: number;
   /** The state to show first (after a controlled restart: `Connected`). */
   initialState?: ProvisioningState;
   /** After a valid save and reconnect. */
   onRestart?: (info: { pendingWebhookTest: boolean }) => void;
+  /** Called with the settings snapshot once it is loaded, before anything runs on it. */
+  onSettings?: (settings: Settings) => Promise<void> | void;
   /** Controller timing (tests and the sim). */
-  timing?: { timeoutMs?: number; associationTimeoutMs?: number; finishDelayMs?: number; pollMs?: number };
+  timing?: {
+    timeoutMs?: number;
+    associationTimeoutMs?: number;
+    /** Upper bound of one radio step (default 15 s). */
+    stepTimeoutMs?: number;
+    finishDelayMs?: number;
+    pollMs?: number;
+  };
   wifiPollMs?: number;
 }
 
+/** One consistent configuration snapshot of Area A (replaced as a whole after a valid save). */
 export interface Appliance {
   settings: SettingsStore;
   current: () => Settings;
@@ -58,27 +67,20 @@ export interface Appliance {
 }
 
 /**
- * Wires one consistent configuration snapshot: settings loaded once, the Wi-Fi service, the
- * provisioning controller with the portal (its lifetime is the AP's), SNTP after connect.
+ * Wires Area A on one settings snapshot: settings loaded once, the Wi-Fi service, and the
+ * provisioning controller with the portal (its lifetime is the AP's; its code is loaded when the
+ * AP first comes up).
  */
 export async function startAppliance(options: ApplianceOptions): Promise<Appliance> {
   const { bus, radio, station, logger, secrets } = options;
   const settings = createSettingsStore({
     path: options.settingsPath,
+    files: options.files,
     logger,
     ...(options.webhookHttp ? { webhookHttp: options.webhookHttp } : {}),
   });
   const snapshot = await settings.load();
-
-  const sntp =
-    options.setClock && snapshot.ntp.enabled
-      ? createSntpClient({
-          servers: snapshot.ntp.servers,
-          ...(options.ntpPort ? { port: options.ntpPort } : {}),
-          setClock: options.setClock,
-          logger,
-        })
-      : null;
+  await options.onSettings?.(snapshot);
 
   const wifi = createWifiService({
     bus,
@@ -87,31 +89,38 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     logger,
     secrets,
     ...(options.wifiPollMs ? { pollMs: options.wifiPollMs } : {}),
-    onConnected: () => {
-      if (sntp) void sntp.sync().catch((error) => logger.warn('SNTP: clock not set:', error.message));
-    },
   });
 
   let controller: ProvisioningController;
-  const portal = createPortal({
-    bus,
-    settings,
-    session: () => controller?.session() ?? null,
-    logger,
-    pinAttempts:
-      options.pinAttempts ??
-      createAttemptLimiter({
+  const pinAttempts =
+    options.pinAttempts ??
+    createAttemptLimiter({
+      persist: {
         path: path.join(path.dirname(options.settingsPath), 'pin-attempts.json'),
-        logger,
-      }),
-    ...(options.gateway ? { gateway: options.gateway } : {}),
-  });
+        files: options.files,
+      },
+      logger,
+    });
+  let portal: Awaited<ReturnType<typeof loadPortal>> | null = null;
+  const loadPortal = async () => {
+    const { createPortal } = await import('./domain/portal/index.js');
+    return createPortal({
+      bus,
+      settings,
+      session: () => controller?.session() ?? null,
+      logger,
+      serve: options.serve,
+      pinAttempts,
+      ...(options.gateway ? { gateway: options.gateway } : {}),
+    });
+  };
 
   controller = createProvisioningController({
     bus,
     radio,
     station,
     wifi,
+    files: options.files,
     logger,
     secrets,
     ...(options.hostapdConfigPath ? { hostapdConfigPath: options.hostapdConfigPath } : {}),
@@ -119,6 +128,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     ...(options.initialState ? { initialState: options.initialState } : {}),
     ...options.timing,
     startPortal: async () => {
+      portal ??= await loadPortal();
       const handle = await portal.listen(options.portal);
       logger.info(`portal listening on ${handle.url}`);
       return handle;

@@ -1,25 +1,37 @@
-// @waved/appliance: the device service (private; the public API of its building blocks)
+// @waved/appliance: the device service. The composition root and its adapter sets, then the
+// building blocks by layer (core, domain, adapters).
 
-// Writing files that matter
-export { writeFileAtomic } from './adapters/system/atomic.js';
-// Wi-Fi
+// System adapters
+export { syncDir, writeFileAtomic } from './adapters/system/atomic.js';
+export { arecordArgs, createArecordCapture } from './adapters/system/audio.js';
+export { createRunnerClock } from './adapters/system/clock.js';
 export { createCtrlEventMonitor, parseCtrlEvent } from './adapters/system/ctrl-events.js';
-// Radio
-export { createSystemRadio, type SystemRadioOptions } from './adapters/system/radio.js';
-// Running programs
 export {
-  COMMAND_TIMEOUT_MS,
-  type CommandResult,
-  type CommandRunner,
-  runChecked,
-  runCommand,
-} from './adapters/system/runner.js';
+  createFileCredentialStore,
+  createSqliteTelemetryStore,
+  openDeviceStores,
+  openSqliteRecordingStore,
+} from './adapters/system/device-stores.js';
+export { createFileStore } from './adapters/system/files.js';
+export { serveHttp } from './adapters/system/http.js';
+export { createSystemAdapters, createSystemProbe, type SystemAdapters } from './adapters/system/index.js';
+export { createSystemdNotifier, type SystemdNotifierOptions } from './adapters/system/notify.js';
+export {
+  createPowerSupplyBattery,
+  createSystemReboot,
+  readInterfaceMac,
+  statfsStorage,
+} from './adapters/system/power.js';
+export { createSystemRadio, type SystemRadio, type SystemRadioOptions } from './adapters/system/radio.js';
+export { runCommand } from './adapters/system/runner.js';
+export { findStrays, type StrayProcess, stopProcesses, strayOn } from './adapters/system/strays.js';
+export { attachTerminalScreen, openTty, SCREEN_KEYS } from './adapters/system/terminal.js';
+export { createUdpSocket, resolveHost } from './adapters/system/udp.js';
 export {
   createWpaStation,
   toScannedNetworks,
   type WpaStationOptions,
 } from './adapters/system/wpa-station.js';
-// Composition
 export { type Appliance, type ApplianceOptions, runWebhookSetupTest, startAppliance } from './app.js';
 // State bus
 export {
@@ -51,9 +63,50 @@ export {
   redactValue,
   type SecretRegistry,
 } from './core/log/redact.js';
+// Ports
+export { type Clock, type SetClock, systemClock, type Timers } from './core/ports/clock.js';
+export type { FileStore } from './core/ports/files.js';
+export type { HttpApp, HttpServe, ServeOptions, ServerHandle } from './core/ports/http.js';
+export { type Notifier, silentNotifier } from './core/ports/notify.js';
 export type { ProvisionRequest, Radio, Station, StationEvent, StationStatus } from './core/ports/radio.js';
+export {
+  COMMAND_TIMEOUT_MS,
+  type CommandResult,
+  type CommandRunner,
+  runChecked,
+} from './core/ports/runner.js';
+export type { CreateUdpSocket, ResolveHost, UdpSocket } from './core/ports/udp.js';
+// The device application (Area B)
+export {
+  createDeviceApp,
+  createNullAsrEngine,
+  type DeviceApp,
+  type DeviceAppOptions,
+  type DeviceCloud,
+  type DeviceIdentity,
+  type DevicePaths,
+} from './domain/device/app.js';
+export type { DeviceMeta, DeviceStores, StorageSizes } from './domain/device/ports.js';
 // Portal and settings
 export { createPortal, type Portal, type PortalOptions } from './domain/portal/index.js';
+// Device profile
+export {
+  cloudHostsMissing,
+  describePlan,
+  type Feature,
+  type FeatureName,
+  type FeaturePlan,
+  type FeatureProbe,
+  planFeatures,
+  simulatedPlan,
+} from './domain/profile/features.js';
+export { type ParsedProfile, type ProfileIssue, parseProfile } from './domain/profile/parse.js';
+export {
+  DEFAULT_PROFILE_PATH,
+  type DeviceProfile,
+  defaultProfile,
+  PROFILE_KEYS,
+} from './domain/profile/schema.js';
 // Provisioning
 export {
   ADDRESS_TIMEOUT_MS,
@@ -76,7 +129,6 @@ export {
   type PortalSession,
   type ProvisioningController,
   type ProvisioningControllerOptions,
-  type Timers,
 } from './domain/provisioning/controller.js';
 // Security: the failed-PIN counter, PIN records off the event loop
 export {
@@ -95,14 +147,17 @@ export {
 // SNTP
 export {
   checkReply,
-  createRunnerClock,
   createSntpClient,
+  SNTP_AGREE_MS,
+  SNTP_CONFIRM_STEP_MS,
   SNTP_MIN_DATE,
   type SntpClient,
   type SntpClientOptions,
   type SntpResult,
 } from './domain/sntp/client.js';
 export { ntpToUnixMs, unixMsToNtp } from './domain/sntp/packet.js';
+export { type ClockSync, type ClockSyncOptions, createClockSync } from './domain/sntp/schedule.js';
+// Webhook
 export {
   sendWebhook,
   signWebhook,
@@ -111,6 +166,7 @@ export {
   webhookOrigin,
   webhookUrlProblem,
 } from './domain/webhook.js';
+// Wi-Fi
 export {
   createWifiService,
   POLL_INTERVAL_MS,
@@ -118,6 +174,13 @@ export {
   type WifiServiceOptions,
 } from './domain/wifi/service.js';
 export { classifySignal } from './domain/wifi/signal.js';
+export {
+  checkWpaConfig,
+  ctrlInterfaceDir,
+  minimalWpaConfig,
+  type WpaConfigIssue,
+  withCountry,
+} from './domain/wifi/wpa-config.js';
 // Languages: message catalogs, Accept-Language negotiation, Intl formatting
 export {
   type Catalog,
@@ -137,6 +200,18 @@ export {
   type Translator,
   translator,
 } from './i18n/index.js';
+// Composition
+export {
+  type ClockAdapters,
+  createRuntime,
+  type DeviceAdapters,
+  type Runtime,
+  type RuntimeAdapters,
+  type RuntimeInfo,
+  type RuntimeOptions,
+} from './runtime.js';
+export { createSimAdapters, SIM_NETWORKS, type SimAdapters, simProfile } from './sim/index.js';
+// Simulator
 export {
   createSimRadio,
   type SimApServices,

@@ -20,14 +20,40 @@ export function run(file, args, { ns, allowFail = false, timeoutMs = 20_000 } = 
   });
 }
 
-export async function waitFor(what, check, { timeoutMs = 30_000, intervalMs = 200 } = {}) {
-  const deadline = performance.now() + timeoutMs;
+/**
+ * Polls `check` until it returns a truthy value. A check that throws counts as "not yet", unless
+ * `fatal` is set: then its error ends the wait at once (the thing waited on can no longer happen).
+ * `progress`, when given, is read on each poll (a log's size, a count of events): while it changes,
+ * the peer is still working (a loaded TCG guest is slow, not stuck), so the `timeoutMs` of silence
+ * starts again, up to `capMs` in all.
+ */
+export async function waitFor(
+  what,
+  check,
+  { timeoutMs = 30_000, intervalMs = 200, fatal = false, progress = null, capMs = 4 * timeoutMs } = {},
+) {
+  const start = performance.now();
+  let deadline = start + timeoutMs;
+  let seen = progress?.();
   let tries = 0;
   for (;;) {
     tries++;
-    const v = await check().catch(() => undefined);
+    if (progress) {
+      const now = progress();
+      if (now !== seen) {
+        seen = now;
+        deadline = Math.min(performance.now() + timeoutMs, start + capMs);
+      }
+    }
+    const v = await check().catch((error) => {
+      if (fatal) throw error;
+      return undefined;
+    });
     if (v) return { value: v, tries };
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what} after ${tries} tries`);
+    if (performance.now() > deadline)
+      throw new Error(
+        `timed out waiting for ${what} after ${tries} tries (${((performance.now() - start) / 1000).toFixed(0)} s)`,
+      );
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
@@ -68,4 +94,50 @@ export function killPidFile(path) {
   try {
     process.kill(Number(fs.readFileSync(path, 'utf8').trim()), 'SIGTERM');
   } catch {}
+}
+
+/** Seconds since the guest booted (its own clock, /proc/uptime). */
+export function uptime() {
+  return Number(fs.readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
+}
+
+/** Every line of a stream, to a callback (the device's stdout and stderr). */
+export function eachLine(stream, fn) {
+  let rest = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk) => {
+    rest += chunk;
+    let i = rest.indexOf('\n');
+    while (i >= 0) {
+      fn(rest.slice(0, i));
+      rest = rest.slice(i + 1);
+      i = rest.indexOf('\n');
+    }
+  });
+  stream.on('end', () => rest && fn(rest));
+}
+
+/** A wpa_supplicant station in a namespace; returns its wpa_cli and its pid file. */
+export async function startStation({ ns, iface = 'wlan0', conf, name }) {
+  const cfg = `/tmp/${name}-wpa.conf`;
+  writeFile(cfg, `ctrl_interface=/run/wpa-${name}\n${conf}`);
+  await run(
+    'wpa_supplicant',
+    [
+      '-B',
+      '-D',
+      'nl80211',
+      '-i',
+      iface,
+      '-c',
+      cfg,
+      '-P',
+      `/tmp/${name}-wpa.pid`,
+      '-f',
+      `/tmp/${name}-wpa.log`,
+    ],
+    { ns },
+  );
+  const cli = (...a) => run('wpa_cli', ['-i', iface, '-p', `/run/wpa-${name}`, ...a], { ns });
+  return { cli, pidFile: `/tmp/${name}-wpa.pid`, log: `/tmp/${name}-wpa.log` };
 }

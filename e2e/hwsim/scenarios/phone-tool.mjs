@@ -17,7 +17,7 @@ function request(method, url, body) {
         headers: body
           ? { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) }
           : { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) waved-e2e' },
-        timeout: 15_000,
+        timeout: 40_000,
       },
       (res) => {
         let text = '';

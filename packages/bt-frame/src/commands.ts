@@ -1,8 +1,7 @@
 /**
- * The Bluetooth module command table (spec, Endpoints C). Keys are the spec's names without the
- * `bt_` prefix, in camelCase. The spec gives the name `bt_get_buildtime` twice, for 0x10 and for
- * 0x17; both ids are kept (`getBuildtime` and `getBuildtime2`), and `btCommandName` returns the
- * spec's name for either.
+ * The Bluetooth module command table. Keys are the vendor's command names without the `bt_`
+ * prefix, in camelCase. The vendor names both 0x10 and 0x17 `bt_get_buildtime`; both ids are kept
+ * (`getBuildtime` and `getBuildtime2`), and `btCommandName` returns the vendor's name for either.
  */
 export const BT_COMMANDS = Object.freeze({
   connectReply: 0x01,
@@ -20,13 +19,13 @@ export const BT_COMMANDS = Object.freeze({
   getPhoneBook: 0x11,
   getPbapStatus: 0x12,
   setName: 0x16,
-  /** Second id the spec names `bt_get_buildtime`. */
+  /** Second id the vendor names `bt_get_buildtime`. */
   getBuildtime2: 0x17,
 } as const);
 
 export type BtCommandName = keyof typeof BT_COMMANDS;
 
-/** First and last id of the configuration commands (names not shown in the spec). */
+/** First and last id of the configuration commands (the vendor gives them no names). */
 export const BT_CONFIG_COMMAND_FIRST = 0x18;
 export const BT_CONFIG_COMMAND_LAST = 0x1e;
 
@@ -34,8 +33,8 @@ export type BtConfigCommandId = 0x18 | 0x19 | 0x1a | 0x1b | 0x1c | 0x1d | 0x1e;
 export type BtCommandId = (typeof BT_COMMANDS)[BtCommandName] | BtConfigCommandId;
 
 /**
- * The data length argument of every vendor call, `bt_ctrl_cmd_send(cmd_id, data, 0x104, 0)`
- * (spec, Limits). It is the size of the vendor's command buffer (260 bytes), an upper bound on
+ * The data length argument of every vendor call, `bt_ctrl_cmd_send(cmd_id, data, 0x104, 0)`.
+ * It is the size of the vendor's command buffer (260 bytes), an upper bound on
  * the data a caller may hand over; it is larger than one frame can carry (see
  * BT_COMMAND_MAX_DATA), so on the wire the frame's one-byte length is the binding limit.
  */
@@ -43,8 +42,8 @@ export const BT_COMMAND_DATA_BUFFER = 0x104;
 
 /**
  * Most data bytes one command can carry: a frame payload holds at most 255 bytes, and the
- * command id takes one of them. `send` refuses longer data (it does not fragment, because the
- * spec shows no fragmentation).
+ * command id takes one of them. `send` refuses longer data (it does not fragment: the module's
+ * protocol has no fragmentation).
  */
 export const BT_COMMAND_MAX_DATA = 0xff - 1;
 
@@ -78,7 +77,7 @@ export function isBtCommandId(id: number): id is BtCommandId {
 }
 
 /**
- * The spec's name of a command id (`bt_get_buildtime` for both 0x10 and 0x17,
+ * The vendor's name of a command id (`bt_get_buildtime` for both 0x10 and 0x17,
  * `bt_config_0x18`..`bt_config_0x1e` for the configuration range), or undefined.
  */
 export function btCommandName(id: number): string | undefined {

@@ -2,7 +2,7 @@ import { BtFrameError } from './errors.js';
 import { type DecodedFrame, FRAME_MAX_LENGTH, FRAME_MAX_PAYLOAD, type FrameType } from './frame.js';
 
 /**
- * The spec's parser states (States D). The decoder reports the state it is waiting in:
+ * The parser states of the module's protocol, by their vendor numbers. The decoder reports the state it is waiting in:
  * HEADER2 ("header accepted") is passed through at once when the second start byte matches, so
  * a decoder holding two start bytes is already waiting in LENGTH.
  */
@@ -75,7 +75,7 @@ export interface FrameDecoder {
   flush(): DecodeResult;
   /** Forgets pending bytes (counters are kept). */
   reset(): void;
-  /** Where the state machine waits (spec States D). */
+  /** Where the state machine waits (one of PARSER_STATES). */
   readonly state: ParserState;
   /** Bytes held for an incomplete frame; never more than maxPayload + 3. */
   readonly buffered: number;

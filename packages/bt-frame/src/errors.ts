@@ -1,4 +1,4 @@
-/** Every way @waved/bt-frame can refuse an input or report a failure. */
+/** Every way @waved/bt-frame can refuse an input or report a failure. Every code starts with `BT_`. */
 export type BtFrameErrorCode =
   // frame codec (encodeFrame / decodeFrame / frameLength)
   | 'BT_FRAME_TYPE'
@@ -42,7 +42,7 @@ export class BtFrameError extends Error {
   }
 }
 
-/** True when `e` is a BtFrameError (optionally with the given code). */
+/** True when `e` is a BtFrameError (with the given code, when one is given). */
 export function isBtFrameError(e: unknown, code?: BtFrameErrorCode): e is BtFrameError {
   return e instanceof BtFrameError && (code === undefined || e.code === code);
 }

@@ -1,7 +1,7 @@
 import { BtFrameError } from './errors.js';
 
 /**
- * Frame on the serial line between the host and the Bluetooth module (spec, Endpoints C):
+ * Frame on the serial line between the host and the Bluetooth module:
  *
  * ```
  * +--------+--------+--------+-----------------+----------+
@@ -11,7 +11,7 @@ import { BtFrameError } from './errors.js';
  *
  * start bytes `0x75 0x46` (type 1), `0x75 0x45` (type 2), `0xDC 0xCD` (type 3); one length byte
  * (0..255, the payload only); checksum = 8-bit sum of the length byte and every payload byte
- * (design.md, "BT checksum").
+ * (docs/decisions.md, "BT checksum").
  */
 export type FrameType = 1 | 2 | 3;
 
@@ -49,7 +49,7 @@ export function frameTypeOf(b0: number, b1: number): FrameType | 0 {
   return b0 === 0xdc && b1 === 0xcd ? 3 : 0;
 }
 
-/** 8-bit additive checksum over the length byte and the payload (design.md). */
+/** 8-bit additive checksum over the length byte and the payload (docs/decisions.md, "BT checksum"). */
 export function frameChecksum(payload: Uint8Array, start = 0, end = payload.length): number {
   let sum = end - start;
   for (let i = start; i < end; i++) sum += payload[i]!;

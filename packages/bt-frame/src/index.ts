@@ -1,6 +1,7 @@
-// Serial frames of a Bluetooth module: codec, resynchronising decoder, module client, phone book
+// @waved/bt-frame: serial frames of a Bluetooth module: codec, resynchronising decoder, module client, phone book.
+import './node-guard.js';
 
-// Shared shapes
+// The clock shared by every waved package
 export { type Clock, systemClock } from '@waved/internal';
 // Command table and module client
 export {
@@ -16,7 +17,7 @@ export {
   isBtCommandId,
   isBtConfigCommand,
 } from './commands.js';
-// Streaming decoder (spec, States D) and its Transform wrapper
+// Streaming decoder: never throws, resynchronises after a bad frame
 export {
   createFrameDecoder,
   type DecodeResult,
@@ -29,7 +30,7 @@ export {
 } from './decoder.js';
 // Errors
 export { BtFrameError, type BtFrameErrorCode, isBtFrameError } from './errors.js';
-// Frame codec (spec, Endpoints C)
+// Frame codec
 export {
   type DecodedFrame,
   decodeFrame,
@@ -44,6 +45,7 @@ export {
   frameLength,
   frameTypeOf,
 } from './frame.js';
+// Module client: commands, replies, unsolicited events
 export {
   type BtMessage,
   type BtModule,
@@ -55,13 +57,14 @@ export {
   createBtModule,
 } from './module.js';
 export { BT_NAME_MAX_BYTES, type BtCommandMethods } from './module-commands.js';
+// Phone book download over PBAP, and the phone book file
 export {
   type DownloadPhoneBookOptions,
   downloadPhoneBook,
   readPhoneBookFile,
   writePhoneBookFile,
 } from './pbap.js';
-// Phone book (spec, B3)
+// Phone book: file format, number matching
 export {
   type Contact,
   type NumberOptions,
@@ -79,7 +82,9 @@ export {
   searchByNumber,
   serializePhoneBook,
 } from './phone-book.js';
+// The decoder as a Transform stream (for pipe())
 export { FrameParser, type FrameParserOptions } from './stream.js';
 // Text from the module, for logs and terminals
 export { decodeBtText, type StripControlsOptions, stripControls } from './text.js';
+// vCard text
 export { parseVCards, VCARD_MAX_BYTES } from './vcard.js';

@@ -105,11 +105,12 @@ export interface BtModule extends BtCommandMethods {
    * transfer such as the phone book). Returns the function that unsubscribes.
    */
   subscribe(cmdId: number, handler: (message: BtMessage) => void): () => void;
-  /** Listens to an event; returns the function that stops listening. */
+  /** Calls `listener` on each `event`; returns the function that removes it. */
   on<E extends keyof BtModuleEvents>(event: E, listener: (...args: BtModuleEvents[E]) => void): () => void;
-  off<E extends keyof BtModuleEvents>(event: E, listener: (...args: BtModuleEvents[E]) => void): void;
-  /** Listens to the next occurrence only; returns the function that stops listening. */
+  /** Calls `listener` on the next `event` only; returns the function that removes it before then. */
   once<E extends keyof BtModuleEvents>(event: E, listener: (...args: BtModuleEvents[E]) => void): () => void;
+  /** @deprecated Call the function `on()` returns; this method goes in 1.0. */
+  off<E extends keyof BtModuleEvents>(event: E, listener: (...args: BtModuleEvents[E]) => void): this;
   /** Stops the probe, rejects pending requests, detaches from the port and closes it. */
   close(): Promise<void>;
   readonly closed: boolean;
@@ -362,15 +363,20 @@ export function createBtModule(options: BtModuleOptions): BtModule {
     on(event, listener) {
       const fn = listener as (...args: unknown[]) => void;
       emitter.on(event, fn);
-      return () => emitter.off(event, fn);
-    },
-    off(event, listener) {
-      emitter.off(event, listener as (...args: unknown[]) => void);
+      return () => {
+        emitter.off(event, fn);
+      };
     },
     once(event, listener) {
       const fn = listener as (...args: unknown[]) => void;
       emitter.once(event, fn);
-      return () => emitter.off(event, fn);
+      return () => {
+        emitter.off(event, fn);
+      };
+    },
+    off(event, listener) {
+      emitter.off(event, listener as (...args: unknown[]) => void);
+      return module;
     },
     async close() {
       if (!closed) shutdown(new BtFrameError('BT_MODULE_CLOSED', 'the module client was closed'));

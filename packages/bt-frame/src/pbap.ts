@@ -85,7 +85,7 @@ export async function downloadPhoneBook(
     );
   };
   const unsubscribe = module.subscribe(cmd, onChunk);
-  module.on('close', onClose);
+  const offClose = module.on('close', onClose);
   try {
     const ack = await module.send(cmd, new Uint8Array(0), { timeoutMs: options.requestTimeoutMs ?? 2000 });
     const status = ack.data[0];
@@ -104,7 +104,7 @@ export async function downloadPhoneBook(
   } finally {
     timers.clearTimeout(timer);
     unsubscribe();
-    module.off('close', onClose);
+    offClose();
   }
   const contacts = parseVCards(Buffer.concat(chunks));
   await writePhoneBookFile(contacts, file);

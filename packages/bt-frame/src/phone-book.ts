@@ -10,7 +10,7 @@ export interface Contact {
 /** "WVPB": first four bytes of a phone book file. */
 export const PHONEBOOK_MAGIC = Object.freeze([0x57, 0x56, 0x50, 0x42] as const);
 export const PHONEBOOK_VERSION = 1;
-/** Default path (spec, B4). */
+/** Default path, where the device's other programs look for it. */
 export const PHONEBOOK_PATH = '/tmp/PHONE_BOOK.bin';
 export const PHONEBOOK_MAX_CONTACTS = 20_000;
 export const PHONEBOOK_MAX_NAME_BYTES = 1024;

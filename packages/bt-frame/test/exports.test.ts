@@ -64,17 +64,20 @@ it.each([
   ['BT_MODULE_CLOSED'],
   ['BT_PHONEBOOK_CHECKSUM'],
   ['BT_PHONEBOOK_VERSION'],
-] as const)('BtFrameError carries code %s and its cause', (code) => {
+] as const)('BtFrameError carries code %s and its cause; isBtFrameError tells it apart', (code) => {
   const cause = new Error('inner');
   const e = new BtFrameError(code, 'msg', { cause });
   expect(e).toBeInstanceOf(Error);
   expect(e.name).toBe('BtFrameError');
   expect(e.code).toBe(code);
+  expect(e.code).toMatch(/^BT_/);
   expect(e.cause).toBe(cause);
   expect(isBtFrameError(e)).toBe(true);
   expect(isBtFrameError(e, code)).toBe(true);
-  expect(isBtFrameError(e, code === 'BT_MODULE_CLOSED' ? 'BT_MODULE_WRITE' : 'BT_MODULE_CLOSED')).toBe(false);
-  expect(isBtFrameError(new Error('x'))).toBe(false);
+  expect(isBtFrameError(e, code === 'BT_FRAME_CHECKSUM' ? 'BT_FRAME_TRUNCATED' : 'BT_FRAME_CHECKSUM')).toBe(
+    false,
+  );
+  expect(isBtFrameError(Object.assign(new Error('msg'), { code }))).toBe(false);
   expect(isBtFrameError({ code })).toBe(false);
 });
 

@@ -101,6 +101,23 @@ describe('createBtModule', () => {
     await m.close();
   });
 
+  it('on() returns the function that removes the listener; once() hears one event', async () => {
+    const f = fakePort();
+    const m = createBtModule({ port: f.port, probeIntervalMs: 0 });
+    const seen: string[] = [];
+    const off = m.on('event', (e) => seen.push(`on ${e.cmdId}`));
+    m.once('event', (e) => seen.push(`once ${e.cmdId}`));
+    const offNever = m.once('event', () => seen.push('never'));
+    offNever();
+    f.reply(encodeFrame(frame(3, 0x01)));
+    off();
+    off(); // twice is harmless
+    f.reply(encodeFrame(frame(3, 0x02)));
+    expect(seen).toEqual(['on 1', 'once 1']);
+    expect(m.counters.events).toBe(2);
+    await m.close();
+  });
+
   it('reports dropped frames as faults', async () => {
     const f = fakePort();
     const m = createBtModule({ port: f.port, probeIntervalMs: 0 });

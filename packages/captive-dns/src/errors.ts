@@ -15,3 +15,8 @@ export class CaptiveDnsError extends Error {
     super(message, options);
   }
 }
+
+/** True when `e` is a CaptiveDnsError (with the given code, when one is given). */
+export function isCaptiveDnsError(e: unknown, code?: CaptiveDnsErrorCode): e is CaptiveDnsError {
+  return e instanceof CaptiveDnsError && (code === undefined || e.code === code);
+}

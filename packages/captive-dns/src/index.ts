@@ -1,11 +1,13 @@
-// Wildcard DNS responder for captive portals
+// @waved/captive-dns: wildcard DNS responder for captive portals.
 import './node-guard.js';
 
+// The logger and the listen() result every waved package shares
+export type { Listening, Logger } from '@waved/internal';
 // Errors
-export { CaptiveDnsError, type CaptiveDnsErrorCode } from './errors.js';
-
-// Policy
+export { CaptiveDnsError, type CaptiveDnsErrorCode, isCaptiveDnsError } from './errors.js';
+// Policy: one row per query class, with its RFC
 export { CAPTIVE_DNS_POLICY, DOH_CANARY, type Outcome, type PolicyRow } from './policy.js';
+// Per-source rate limit (an option of the server)
 export type { RateLimitOptions } from './rate-limit.js';
 
 // Transport-free responder

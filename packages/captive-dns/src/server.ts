@@ -3,6 +3,7 @@
 import dgram from 'node:dgram';
 import net from 'node:net';
 import { getSystemErrorName } from 'node:util';
+import { formatUrl, type Listening, type Logger } from '@waved/internal';
 import { CaptiveDnsError } from './errors.js';
 import { loadNativeUdp, type NativeUdpBinding, type NativeUdpHandle } from './native.js';
 import { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.js';
@@ -13,12 +14,8 @@ import {
 } from './responder.js';
 import { createFrameDecoder, encodeFrame } from './tcp-frames.js';
 
-/** Structured logger; any of pino, console or a custom object fits. Never receives packet payloads. */
-export interface CaptiveDnsLogger {
-  info?(message: string, details?: Record<string, unknown>): void;
-  warn?(message: string, details?: Record<string, unknown>): void;
-  error?(message: string, details?: Record<string, unknown>): void;
-}
+/** @deprecated The shared `Logger` shape (the same optional levels, plus `debug`); this alias goes in 1.0. */
+export type CaptiveDnsLogger = Logger;
 
 export interface CaptiveDnsTcpOptions {
   /** Close a connection with no complete query for this long (RFC 7766 §6.2.3); default 10 000. */
@@ -41,7 +38,8 @@ export interface CaptiveDnsOptions extends CaptiveDnsResponderOptions {
   tcp?: boolean | CaptiveDnsTcpOptions;
   /** Per-source rate limit (default 200 queries/s, burst 400, 4096 sources); `false` turns it off. */
   rateLimit?: false | RateLimitOptions;
-  logger?: CaptiveDnsLogger;
+  /** Any `{ debug?, info?, warn?, error? }` logger (console, pino, consola). Never gets packet contents. */
+  logger?: Logger;
   /** Monotonic milliseconds, for the rate limit; default `performance.now`. */
   now?: () => number;
   /**
@@ -80,10 +78,10 @@ export interface CaptiveDnsStats extends CaptiveDnsCounters {
 
 export interface CaptiveDns {
   /**
-   * Binds UDP (and TCP); resolves with the bound address and port. Rejects with CAPTIVE_DNS_LISTEN,
-   * after which listen() may be called again.
+   * Binds UDP (and TCP); resolves with the bound address, port and `url` (`dns://127.0.0.1:5353/`).
+   * Rejects with CAPTIVE_DNS_LISTEN, after which listen() may be called again.
    */
-  listen(): Promise<{ address: string; port: number }>;
+  listen(): Promise<Listening>;
   /** Closes the sockets and every TCP connection. Safe to call more than once. */
   close(): Promise<void>;
   stats(): CaptiveDnsStats;
@@ -484,7 +482,7 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
     });
   }
 
-  async function listen(): Promise<{ address: string; port: number }> {
+  async function listen(): Promise<Listening> {
     if (state !== 'new') {
       throw new CaptiveDnsError('CAPTIVE_DNS_STATE', `listen() called on a server that is ${state}`);
     }
@@ -523,7 +521,7 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
         throw new CaptiveDnsError('CAPTIVE_DNS_STATE', 'the server was closed while listen() was binding');
       }
       log.info?.('captive-dns: listening', { address, port, tcp: tcpOptions !== null, transport: kind });
-      return { address, port };
+      return { address, port, url: formatUrl('dns', address, port) };
     }
     // Nothing is bound: listen() may be tried again (say, once the AP address is configured).
     if (state === 'listening') state = 'new';

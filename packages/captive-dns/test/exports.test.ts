@@ -1,5 +1,11 @@
 import { expect, it } from 'vitest';
-import { CaptiveDnsError, createCaptiveDns, createCaptiveDnsResponder } from '../src/index.js';
+import {
+  CaptiveDnsError,
+  type CaptiveDnsErrorCode,
+  createCaptiveDns,
+  createCaptiveDnsResponder,
+  isCaptiveDnsError,
+} from '../src/index.js';
 
 it('exports exactly the public API', async () => {
   expect(Object.keys(await import('../src/index.js')).sort()).toMatchInlineSnapshot(`
@@ -10,24 +16,41 @@ it('exports exactly the public API', async () => {
       "EDNS_UDP_SIZE",
       "createCaptiveDns",
       "createCaptiveDnsResponder",
+      "isCaptiveDnsError",
       "nativeUdpTransport",
     ]
   `);
 });
 
-it.each([
-  ['CAPTIVE_DNS_OPTIONS'],
-  ['CAPTIVE_DNS_LISTEN'],
-  ['CAPTIVE_DNS_STATE'],
-  ['CAPTIVE_DNS_TRANSPORT'],
-] as const)('CaptiveDnsError carries code %s and its cause', (code) => {
-  const cause = new Error('inner');
-  const e = new CaptiveDnsError(code, 'msg', { cause });
-  expect(e).toBeInstanceOf(Error);
-  expect(e.name).toBe('CaptiveDnsError');
-  expect(e.code).toBe(code);
-  expect(e.cause).toBe(cause);
-});
+// Every code once (the `satisfies` fails to compile when a code is added to the type and not here).
+const codes = Object.keys({
+  CAPTIVE_DNS_OPTIONS: true,
+  CAPTIVE_DNS_LISTEN: true,
+  CAPTIVE_DNS_STATE: true,
+  CAPTIVE_DNS_TRANSPORT: true,
+} satisfies Record<CaptiveDnsErrorCode, true>) as CaptiveDnsErrorCode[];
+
+it.each(codes.map((c) => [c]))(
+  'CaptiveDnsError carries code %s and its cause; isCaptiveDnsError tells it apart',
+  (code) => {
+    const cause = new Error('inner');
+    const e = new CaptiveDnsError(code, 'msg', { cause });
+    expect(e).toBeInstanceOf(Error);
+    expect(e.name).toBe('CaptiveDnsError');
+    expect(e.code).toBe(code);
+    expect(e.code).toMatch(/^CAPTIVE_DNS_/);
+    expect(e.cause).toBe(cause);
+    expect(isCaptiveDnsError(e)).toBe(true);
+    expect(isCaptiveDnsError(e, code)).toBe(true);
+    expect(
+      isCaptiveDnsError(
+        e,
+        codes.find((c) => c !== code),
+      ),
+    ).toBe(false);
+    expect(isCaptiveDnsError(Object.assign(new Error('msg'), { code }))).toBe(false);
+  },
+);
 
 it.each([
   ['an IPv6 answer', { answer: '::1' }],

@@ -39,10 +39,11 @@ for (const transport of TRANSPORTS) {
       expect(server.transport).toBe(transport);
     });
 
-    it('listen() resolves with the port it bound when asked for port 0', async () => {
-      const { port, address } = await start();
+    it('listen() resolves with the port it bound when asked for port 0, and its dns: URL', async () => {
+      const { port, address, url } = await start();
       expect(address).toBe('127.0.0.1');
       expect(port).toBeGreaterThan(0);
+      expect(url).toBe(`dns://127.0.0.1:${port}/`);
       const [reply] = await udpExchange(port, [query('a.b', 'A', { id: 9 })]);
       expect(answerOf(reply!)).toEqual([9, ['192.168.2.1']]);
     });
@@ -112,8 +113,9 @@ const startDefault = (extra: Partial<CaptiveDnsOptions> = {}) => startWith(extra
 
 describe('UDP over IPv6', () => {
   it('serves IPv6 loopback too (with node:dgram: the batch transport is IPv4 only)', async () => {
-    const { server, port } = await startDefault({ address: '::1' });
+    const { server, port, url } = await startDefault({ address: '::1' });
     expect(server.transport).toBe('dgram');
+    expect(url).toBe(`dns://[::1]:${port}/`);
     const sock = dgram.createSocket('udp6');
     const reply = await new Promise<Buffer>((resolve) => {
       sock.once('message', resolve);
@@ -258,7 +260,7 @@ for (const transport of TRANSPORTS) {
       });
       // Once the port is free, the same server can try again.
       await server.close();
-      expect(await second.listen()).toEqual({ address: '127.0.0.1', port });
+      expect(await second.listen()).toEqual({ address: '127.0.0.1', port, url: `dns://127.0.0.1:${port}/` });
       const [reply] = await udpExchange(port, [query('retry.test', 'A', { id: 3 })]);
       expect(answerOf(reply!)).toEqual([3, ['192.168.2.1']]);
     });

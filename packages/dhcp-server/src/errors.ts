@@ -1,4 +1,4 @@
-/** Every way @waved/dhcp-server can refuse an input or fail. */
+/** Every way @waved/dhcp-server can refuse an input or fail. Every code starts with `DHCP_`. */
 export type DhcpErrorCode =
   | 'DHCP_DECODE_TRUNCATED'
   | 'DHCP_DECODE_MAGIC'
@@ -21,4 +21,9 @@ export class DhcpError extends Error {
   ) {
     super(message, options);
   }
+}
+
+/** True when `e` is a DhcpError (with the given code, when one is given). */
+export function isDhcpError(e: unknown, code?: DhcpErrorCode): e is DhcpError {
+  return e instanceof DhcpError && (code === undefined || e.code === code);
 }

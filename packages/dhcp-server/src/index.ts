@@ -1,9 +1,11 @@
-// RFC 2131 DHCPv4 server with a lease pool
+// @waved/dhcp-server: RFC 2131 DHCPv4 server with a lease pool.
 import './node-guard.js';
 
+// The logger and the listen() result every waved package shares
+export type { Listening, Logger } from '@waved/internal';
 // Interface binding
 export { bindToInterface, interfaceIndex } from './bind.js';
-// Wire codec
+// Wire constants: message types, options, flags
 export {
   BOOTREPLY,
   BOOTREQUEST,
@@ -13,7 +15,8 @@ export {
   Option,
 } from './constants.js';
 // Errors
-export { DhcpError, type DhcpErrorCode } from './errors.js';
+export { DhcpError, type DhcpErrorCode, isDhcpError } from './errors.js';
+// IPv4 addresses as numbers
 export { formatIpv4, parseIpv4 } from './ipv4.js';
 // Pure state machine
 export {
@@ -25,6 +28,7 @@ export {
   type DhcpReply,
   type DhcpStats,
 } from './machine.js';
+// Wire codec: bounds-checked decoder and encoder
 export {
   type Decoded,
   type DhcpMessage,
@@ -32,6 +36,7 @@ export {
   encodeMessage,
   messageEncodingLength,
 } from './message.js';
+// Leases
 export type { DhcpLease, LeaseState } from './pool.js';
 // Server (socket adapter)
 export { createDhcpServer, type DhcpServer, type DhcpServerOptions } from './server.js';

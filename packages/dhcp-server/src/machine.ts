@@ -1,3 +1,4 @@
+import type { Logger } from '@waved/internal';
 import {
   BOOTREPLY,
   BOOTREQUEST,
@@ -13,13 +14,8 @@ import { formatIpv4, ipv4Bytes, parseIpv4, prefixLength, readIpv4 } from './ipv4
 import type { DhcpMessage } from './message.js';
 import { type ClientInfo, type DhcpLease, LeasePool } from './pool.js';
 
-/** Something with `info`/`warn`/`error` methods (console works). Only non-secret facts are logged. */
-export interface DhcpLogger {
-  info(message: string, details?: Record<string, unknown>): void;
-  warn(message: string, details?: Record<string, unknown>): void;
-  error(message: string, details?: Record<string, unknown>): void;
-  debug?(message: string, details?: Record<string, unknown>): void;
-}
+/** @deprecated The shared `Logger` shape (every level optional); this alias goes in 1.0. */
+export type DhcpLogger = Logger;
 
 export interface DhcpMachineOptions {
   /** The server's own address on the served network; option 54 (server identifier). */
@@ -35,7 +31,7 @@ export interface DhcpMachineOptions {
   /** Option 6: one address or a list. */
   dns?: string | readonly string[];
   /** Option 114, RFC 8910 captive-portal API URI (sent as given, ASCII). */
-  captivePortalUri?: string;
+  captivePortalUri?: string | undefined;
   /** More options, sent only to clients that ask for them in option 55 (code -> raw value or text). */
   options?: Readonly<Record<number, Uint8Array | string>>;
   /**
@@ -51,7 +47,8 @@ export interface DhcpMachineOptions {
   /** UDP ports used for replies (defaults 67 to relays, 68 to clients). */
   serverPort?: number;
   clientPort?: number;
-  logger?: DhcpLogger;
+  /** Any `{ debug?, info?, warn?, error? }` logger (console, pino, consola). Only non-secret facts are logged. */
+  logger?: Logger;
 }
 
 /** Where and what to send. `address` is a uint32; `persist` says the store must have the change first. */
@@ -400,7 +397,7 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
       counters.poolExhausted++;
       if (log && now - lastExhaustedLog > 10_000) {
         lastExhaustedLog = now;
-        log.warn('DHCP pool exhausted: no OFFER sent', { client: key, refused: counters.poolExhausted });
+        log.warn?.('DHCP pool exhausted: no OFFER sent', { client: key, refused: counters.poolExhausted });
       }
       return undefined;
     }
@@ -459,7 +456,7 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
     const address = ipOption(req, Option.REQUESTED_ADDRESS);
     if (address !== 0 && address === pool.known(key) && pool.contains(address)) {
       pool.decline(address, now + declineMs);
-      log?.warn('DHCP address declined by client (in use on the network); quarantined', {
+      log?.warn?.('DHCP address declined by client (in use on the network); quarantined', {
         address: formatIpv4(address),
         client: key,
         seconds: declineMs / 1000,

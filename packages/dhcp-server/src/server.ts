@@ -1,5 +1,6 @@
 import dgram from 'node:dgram';
 import os from 'node:os';
+import { formatUrl, type Listening } from '@waved/internal';
 import {
   closeUdpBatch,
   nativeStatus,
@@ -42,8 +43,12 @@ export interface DhcpServerOptions extends Omit<DhcpMachineOptions, 'serverPort'
 }
 
 export interface DhcpServer {
-  /** Loads the store, binds the socket (and the interface), starts answering. */
-  listen(): Promise<{ address: string; port: number; ifindex?: number }>;
+  /**
+   * Loads the store, binds the socket (and the interface), starts answering. Resolves where it
+   * listens, `{ address, port, url }` (`url`: `dhcp://0.0.0.0:67/`), plus `ifindex` when bound to an
+   * interface.
+   */
+  listen(): Promise<Listening & { ifindex?: number }>;
   /** Stops answering and waits for the last lease write. */
   close(): Promise<void>;
   /** The lease table: offered, bound, released/expired (remembered) and declined addresses. */
@@ -121,7 +126,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
     const t = now();
     if (t - lastSendErrorLog > 10_000) {
       lastSendErrorLog = t;
-      log?.error('DHCP reply could not be sent', { code });
+      log?.error?.('DHCP reply could not be sent', { code });
     }
   }
 
@@ -169,7 +174,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
           failed = true;
           retryAt = now() + storeDelayMs;
           machine.count('storeErrors');
-          log?.error('DHCP lease store write failed', {
+          log?.error?.('DHCP lease store write failed', {
             code: (error as { code?: string }).code ?? 'unknown',
           });
         }
@@ -206,7 +211,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
     } catch (error) {
       // Nothing a client sends may take the server down.
       machine.count('handlerErrors');
-      log?.error('DHCP handler error (packet dropped)', { message: (error as Error).message });
+      log?.error?.('DHCP handler error (packet dropped)', { message: (error as Error).message });
     }
   }
 
@@ -257,13 +262,13 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       } catch (error) {
         meta32[at + 3] = 0;
         machine.count('handlerErrors');
-        log?.error('DHCP handler error (packet dropped)', { message: (error as Error).message });
+        log?.error?.('DHCP handler error (packet dropped)', { message: (error as Error).message });
       }
     }
   }
 
   function listening(address: string, boundPort: number): void {
-    log?.info('DHCP server listening', {
+    log?.info?.('DHCP server listening', {
       address,
       port: boundPort,
       interface: options.interface,
@@ -311,7 +316,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
         const restored = machine.restore(records, now());
         savedVersion = machine.version;
         savedDurable = machine.durableVersion;
-        log?.info('DHCP leases restored', { count: restored });
+        log?.info?.('DHCP leases restored', { count: restored });
       }
       let useBatch = transport === 'batch';
       if (transport === 'auto') useBatch = !store && nativeStatus().available;
@@ -321,7 +326,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       if (useBatch) {
         const bound = await listenBatch(options.listenAddress ?? '0.0.0.0');
         listening(bound.address, bound.port);
-        return bound;
+        return { ...bound, url: formatUrl('dhcp', bound.address, bound.port) };
       }
       const s = dgram.createSocket({
         type: 'udp4',
@@ -362,13 +367,16 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       }
       s.on('message', onMessage);
       s.on('error', (error) => {
-        log?.error('DHCP socket error', { code: (error as NodeJS.ErrnoException).code });
+        log?.error?.('DHCP socket error', { code: (error as NodeJS.ErrnoException).code });
       });
       const bound = s.address();
       listening(bound.address, bound.port);
-      return ifindex === undefined
-        ? { address: bound.address, port: bound.port }
-        : { address: bound.address, port: bound.port, ifindex };
+      const where = {
+        address: bound.address,
+        port: bound.port,
+        url: formatUrl('dhcp', bound.address, bound.port),
+      };
+      return ifindex === undefined ? where : { ...where, ifindex };
     },
     async close() {
       if (closing) return;

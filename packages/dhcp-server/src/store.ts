@@ -1,6 +1,5 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
-import path from 'node:path';
+import { writeFileAtomic } from '@waved/internal';
 import { DhcpError } from './errors.js';
 import type { DhcpLease } from './pool.js';
 
@@ -15,8 +14,9 @@ export interface LeaseStore {
 const FORMAT = 'waved-dhcp-leases/1';
 
 /**
- * A JSON lease file written atomically: a temp file in the same directory (mode 0600), fsync,
- * rename over the old file, fsync of the directory. A power cut leaves the old or the new table.
+ * A JSON lease file written atomically (the one writer of the waved packages): a temp file in the
+ * same directory (mode 0600), fsync, rename over the old file, fsync of the directory. A power cut
+ * leaves the old or the new table.
  */
 export function createFileLeaseStore(file: string): LeaseStore {
   return {
@@ -47,26 +47,9 @@ export function createFileLeaseStore(file: string): LeaseStore {
       return doc.leases.filter((l): l is DhcpLease => typeof l === 'object' && l !== null);
     },
     async save(leases) {
-      const dir = path.dirname(file);
-      const tmp = path.join(dir, `.${path.basename(file)}.${crypto.randomBytes(6).toString('hex')}.tmp`);
-      const body = JSON.stringify({ format: FORMAT, leases });
       try {
-        const handle = await fs.open(tmp, 'wx', 0o600);
-        try {
-          await handle.writeFile(body, 'utf8');
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-        await fs.rename(tmp, file);
-        const dirHandle = await fs.open(dir, 'r');
-        try {
-          await dirHandle.sync();
-        } finally {
-          await dirHandle.close();
-        }
+        await writeFileAtomic(file, JSON.stringify({ format: FORMAT, leases }), { mode: 0o600 });
       } catch (error) {
-        await fs.rm(tmp, { force: true }).catch(() => {});
         throw new DhcpError('DHCP_STORE', `cannot write lease file ${file}`, { cause: error });
       }
     },

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { DhcpError, type DhcpErrorCode } from '../src/index.js';
+import { DhcpError, type DhcpErrorCode, isDhcpError } from '../src/index.js';
 
 it('exports exactly the public API', async () => {
   expect(Object.keys(await import('../src/index.js')).sort()).toMatchInlineSnapshot(`
@@ -19,6 +19,7 @@ it('exports exactly the public API', async () => {
       "encodeMessage",
       "formatIpv4",
       "interfaceIndex",
+      "isDhcpError",
       "messageEncodingLength",
       "parseIpv4",
     ]
@@ -37,11 +38,16 @@ it.each([
   ['DHCP_INTERFACE'],
   ['DHCP_STORE'],
   ['DHCP_STATE'],
-] as [DhcpErrorCode][])('DhcpError carries code %s and its cause', (code) => {
+] as [DhcpErrorCode][])('DhcpError carries code %s and its cause; isDhcpError tells it apart', (code) => {
   const cause = new Error('inner');
   const e = new DhcpError(code, 'msg', { cause });
   expect(e).toBeInstanceOf(Error);
   expect(e.name).toBe('DhcpError');
   expect(e.code).toBe(code);
+  expect(e.code).toMatch(/^DHCP_/);
   expect(e.cause).toBe(cause);
+  expect(isDhcpError(e)).toBe(true);
+  expect(isDhcpError(e, code)).toBe(true);
+  expect(isDhcpError(e, code === 'DHCP_BIND' ? 'DHCP_STATE' : 'DHCP_BIND')).toBe(false);
+  expect(isDhcpError(Object.assign(new Error('msg'), { code }))).toBe(false);
 });

@@ -272,4 +272,19 @@ describe('createDhcpServer on a UDP socket', () => {
     const { server } = await setup();
     await expect(server.listen()).rejects.toMatchObject({ code: 'DHCP_STATE' });
   });
+
+  it('listen() resolves { address, port, url }; a logger with only some levels is enough', async () => {
+    const lines: string[] = [];
+    const server = createDhcpServer({
+      ...LOOPBACK,
+      logger: { info: (message, fields) => lines.push(`${message} ${JSON.stringify(fields ?? {})}`) },
+    });
+    open.push(server);
+    const where = await server.listen();
+    expect(where).toEqual({ address: '127.0.0.1', port: where.port, url: `dhcp://127.0.0.1:${where.port}/` });
+    expect(where.port).toBeGreaterThan(0);
+    expect(lines).toEqual([expect.stringMatching(/^DHCP server listening \{"address":"127.0.0.1"/)]);
+    await server.close();
+    await server.close();
+  });
 });

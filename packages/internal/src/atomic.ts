@@ -10,7 +10,8 @@ export interface WriteFileAtomicOptions {
   mode?: number;
   /** `false` skips both fsyncs: only for files on tmpfs, which a power cut empties anyway. */
   durable?: boolean;
-  fs?: AtomicFs;
+  /** The writer calls only `open`, `rename` and `rm` (and `open` of the directory for its fsync). */
+  fs?: Pick<AtomicFs, 'open' | 'rename' | 'rm'>;
 }
 
 const TEMP_SUFFIX = '.tmp';

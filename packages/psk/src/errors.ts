@@ -1,14 +1,16 @@
-/** Every way @waved/psk can refuse an input. */
+/** Every way @waved/psk can refuse an input. Every code starts with `PSK_`. */
 export type PskErrorCode =
+  // WPA2 pre-shared keys
   | 'PSK_SSID_LENGTH'
   | 'PSK_SSID_TYPE'
   | 'PSK_PASSPHRASE_LENGTH'
   | 'PSK_PASSPHRASE_CHARSET'
   | 'PSK_PASSPHRASE_TYPE'
-  | 'PIN_FORMAT'
-  | 'PIN_RECORD_FORMAT'
-  | 'PIN_RECORD_VERSION'
-  | 'PIN_OPTIONS';
+  // device PIN records
+  | 'PSK_PIN_FORMAT'
+  | 'PSK_PIN_RECORD_FORMAT'
+  | 'PSK_PIN_RECORD_VERSION'
+  | 'PSK_PIN_OPTIONS';
 
 export class PskError extends Error {
   override readonly name = 'PskError';
@@ -19,4 +21,9 @@ export class PskError extends Error {
   ) {
     super(message, options);
   }
+}
+
+/** True when `e` is a PskError (with the given code, when one is given). */
+export function isPskError(e: unknown, code?: PskErrorCode): e is PskError {
+  return e instanceof PskError && (code === undefined || e.code === code);
 }

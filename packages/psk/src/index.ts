@@ -1,8 +1,8 @@
-// WPA2 pre-shared keys
+// @waved/psk: WPA2 pre-shared keys and device PIN records.
 import './node-guard.js';
 
 // Errors
-export { PskError, type PskErrorCode } from './errors.js';
+export { isPskError, PskError, type PskErrorCode } from './errors.js';
 
 // Device PIN records
 export {
@@ -19,6 +19,8 @@ export {
   type StoredPin,
   verifyPin,
 } from './pin.js';
+
+// WPA2 pre-shared keys
 export {
   derivePsk,
   derivePskSync,

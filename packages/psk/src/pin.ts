@@ -26,9 +26,9 @@ export interface PinRecord {
 }
 
 export interface PinRecordOptions {
-  iterations?: number;
+  iterations?: number | undefined;
   /** Salt bytes (tests only); defaults to 16 bytes from the CSPRNG. */
-  salt?: Uint8Array;
+  salt?: Uint8Array | undefined;
 }
 
 export function isValidPin(pin: unknown): boolean {
@@ -41,51 +41,51 @@ function hashPin(pin: string, salt: Buffer, iterations: number): Buffer {
 
 export function createPinRecord(pin: string, options: PinRecordOptions = {}): string {
   if (!isValidPin(pin)) {
-    throw new PskError('PIN_FORMAT', `PIN must be ${PIN_MIN_DIGITS} to ${PIN_MAX_DIGITS} digits`);
+    throw new PskError('PSK_PIN_FORMAT', `PIN must be ${PIN_MIN_DIGITS} to ${PIN_MAX_DIGITS} digits`);
   }
   const iterations = options.iterations ?? PIN_DEFAULT_ITERATIONS;
   if (!Number.isInteger(iterations) || iterations < PIN_MIN_ITERATIONS || iterations > PIN_MAX_ITERATIONS) {
     throw new PskError(
-      'PIN_OPTIONS',
+      'PSK_PIN_OPTIONS',
       `iterations must be an integer from ${PIN_MIN_ITERATIONS} to ${PIN_MAX_ITERATIONS}`,
     );
   }
   const salt = options.salt ? Buffer.from(options.salt) : randomBytes(PIN_SALT_BYTES);
-  if (salt.length < 8) throw new PskError('PIN_OPTIONS', 'salt must be at least 8 bytes');
+  if (salt.length < 8) throw new PskError('PSK_PIN_OPTIONS', 'salt must be at least 8 bytes');
   const hash = hashPin(pin, salt, iterations);
   return [PIN_TAG, pin.length, iterations, salt.toString('base64'), hash.toString('base64')].join('$');
 }
 
 export function parsePinRecord(record: string): PinRecord {
-  if (typeof record !== 'string') throw new PskError('PIN_RECORD_FORMAT', 'PIN record must be a string');
+  if (typeof record !== 'string') throw new PskError('PSK_PIN_RECORD_FORMAT', 'PIN record must be a string');
   const parts = record.split('$');
   if (parts.length !== 5) {
     throw new PskError(
-      'PIN_RECORD_FORMAT',
+      'PSK_PIN_RECORD_FORMAT',
       `PIN record has ${parts.length} fields; expected 5 separated by "$"`,
     );
   }
   const [tag, digitsText, iterText, saltText, hashText] = parts as [string, string, string, string, string];
   if (tag !== PIN_TAG)
-    throw new PskError('PIN_RECORD_VERSION', `PIN record tag "${tag.slice(0, 16)}" is not "${PIN_TAG}"`);
+    throw new PskError('PSK_PIN_RECORD_VERSION', `PIN record tag "${tag.slice(0, 16)}" is not "${PIN_TAG}"`);
   if (!/^[4-6]$/.test(digitsText))
-    throw new PskError('PIN_RECORD_FORMAT', 'PIN record digit count must be 4, 5 or 6');
+    throw new PskError('PSK_PIN_RECORD_FORMAT', 'PIN record digit count must be 4, 5 or 6');
   if (!/^[1-9][0-9]{0,7}$/.test(iterText))
-    throw new PskError('PIN_RECORD_FORMAT', 'PIN record iterations is not a number');
+    throw new PskError('PSK_PIN_RECORD_FORMAT', 'PIN record iterations is not a number');
   const iterations = Number(iterText);
   if (iterations < PIN_MIN_ITERATIONS || iterations > PIN_MAX_ITERATIONS) {
     throw new PskError(
-      'PIN_RECORD_FORMAT',
+      'PSK_PIN_RECORD_FORMAT',
       `PIN record iterations out of range ${PIN_MIN_ITERATIONS}..${PIN_MAX_ITERATIONS}`,
     );
   }
   if (!B64.test(saltText) || !B64.test(hashText))
-    throw new PskError('PIN_RECORD_FORMAT', 'PIN record salt or hash is not base64');
+    throw new PskError('PSK_PIN_RECORD_FORMAT', 'PIN record salt or hash is not base64');
   const salt = Buffer.from(saltText, 'base64');
   const hash = Buffer.from(hashText, 'base64');
-  if (salt.length < 8) throw new PskError('PIN_RECORD_FORMAT', 'PIN record salt is shorter than 8 bytes');
+  if (salt.length < 8) throw new PskError('PSK_PIN_RECORD_FORMAT', 'PIN record salt is shorter than 8 bytes');
   if (hash.length !== PIN_HASH_BYTES)
-    throw new PskError('PIN_RECORD_FORMAT', `PIN record hash is not ${PIN_HASH_BYTES} bytes`);
+    throw new PskError('PSK_PIN_RECORD_FORMAT', `PIN record hash is not ${PIN_HASH_BYTES} bytes`);
   return { version: PIN_TAG, digits: Number(digitsText), iterations, salt, hash };
 }
 

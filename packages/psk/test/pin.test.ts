@@ -41,13 +41,13 @@ describe('PIN records', () => {
   });
 
   it.each([
-    ['pin2$4$1000$AAAAAAAAAAA=$AAAA', 'PIN_RECORD_VERSION'],
-    ['pin1$7$1000$AAAAAAAAAAA=$AAAA', 'PIN_RECORD_FORMAT'],
-    ['pin1$3$1000$AAAAAAAAAAA=$AAAA', 'PIN_RECORD_FORMAT'],
-    ['pin1$4$10$AAAAAAAAAAA=$AAAA', 'PIN_RECORD_FORMAT'],
-    ['pin1$4$1000$AAAAAAAAAAA=$AAAA', 'PIN_RECORD_FORMAT'],
-    ['pin1$4$1000$!!$AAAA', 'PIN_RECORD_FORMAT'],
-    ['pin1$4$1000', 'PIN_RECORD_FORMAT'],
+    ['pin2$4$1000$AAAAAAAAAAA=$AAAA', 'PSK_PIN_RECORD_VERSION'],
+    ['pin1$7$1000$AAAAAAAAAAA=$AAAA', 'PSK_PIN_RECORD_FORMAT'],
+    ['pin1$3$1000$AAAAAAAAAAA=$AAAA', 'PSK_PIN_RECORD_FORMAT'],
+    ['pin1$4$10$AAAAAAAAAAA=$AAAA', 'PSK_PIN_RECORD_FORMAT'],
+    ['pin1$4$1000$AAAAAAAAAAA=$AAAA', 'PSK_PIN_RECORD_FORMAT'],
+    ['pin1$4$1000$!!$AAAA', 'PSK_PIN_RECORD_FORMAT'],
+    ['pin1$4$1000', 'PSK_PIN_RECORD_FORMAT'],
   ])('rejects %s with %s', (record, code) => {
     expect(() => parsePinRecord(record)).toThrow(expect.objectContaining({ code }));
   });

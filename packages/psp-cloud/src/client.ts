@@ -1,4 +1,4 @@
-// The signed cloud client (spec Endpoints B, Authentication B).
+// The signed cloud client.
 import { nodeCrypto } from './builtins.js';
 import { type Clock, type Logger, sleep, systemClock } from './clock.js';
 import {
@@ -42,7 +42,7 @@ import {
 } from './transport.js';
 import type { UploadSource } from './upload-source.js';
 
-/** Headers the spec lists for every cloud POST (requests without a body leave out `Content-Type`). */
+/** Headers the vendor's devices send on every cloud POST (requests without a body leave out `Content-Type`). */
 export const COMMON_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/json',
   'user-agent': USER_AGENT,
@@ -97,9 +97,9 @@ export interface CloudClientOptions {
   /** A WHATWG fetch to send requests with; by default node:http/https with the `tls` options. */
   fetch?: typeof globalThis.fetch;
   tls?: CloudTlsOptions;
-  /** Cap on a whole JSON request (default 100 s, the spec's transfer timeout). Uploads have none. */
+  /** Cap on a whole JSON request (default 100 s, the vendor's transfer timeout). Uploads have none. */
   timeoutMs?: number;
-  /** Connection set-up, TCP and TLS (default 100 s, the spec's connect timeout). */
+  /** Connection set-up, TCP and TLS (default 100 s, the vendor's connect timeout). */
   connectTimeoutMs?: number;
   /** No byte sent or received for this long fails a request (default 100 s). */
   stallTimeoutMs?: number;
@@ -112,7 +112,7 @@ export interface CloudClientOptions {
   /** The firmware version: `X-Device-Version` on both update checks. */
   firmwareVersion?: string;
   /**
-   * Sign the update checks with `device_secret` (needs registration). Default false: the spec's
+   * Sign the update checks with `device_secret` (needs registration). Default false: the vendor's
    * plain GET with `X-Device-Serial` and `X-Device-Version`, which works before registration.
    */
   signedUpdateChecks?: boolean;
@@ -186,7 +186,7 @@ export interface CloudClient {
     onProgress?: (received: number, size: number) => void;
   }): Promise<MeetingUploadResult>;
   completeUpload(input: { meetingId: string; files: string[] }): Promise<{ ok: boolean }>;
-  /** Starts cloud transcription; one retry after 100 ms on failure (spec F). */
+  /** Starts cloud transcription; one retry after 100 ms on failure. */
   startTranscription(input: {
     meetingId: string;
     language: string;
@@ -723,7 +723,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
       }
       const creds = await loadCredentials(store);
       const { status, data } = await call(route, {
-        // the spec's check: a plain GET with these two headers, the firmware version on both checks
+        // the vendor's check: a plain GET with these two headers, the firmware version on both checks
         headers: { 'x-device-serial': creds.serial, 'x-device-version': firmwareVersion },
         ...(signedChecks ? { auth: 'device' as const } : {}),
       });

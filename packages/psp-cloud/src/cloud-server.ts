@@ -101,7 +101,7 @@ export interface CloudServerOptions {
   openRegistration?: boolean;
   /** Device token lifetime (default 3600 s). */
   tokenTtlSeconds?: number;
-  /** Refuse update checks that are not signed with `device_secret` (default false: the spec's plain GET). */
+  /** Refuse update checks that are not signed with `device_secret` (default false: the vendor's plain GET). */
   requireSignedUpdateChecks?: boolean;
   /** Releases to serve from the start. */
   ota?: Partial<Record<UpdateKind, OtaRelease>>;
@@ -419,7 +419,7 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
     const pathAndQuery = url.pathname + url.search;
     const descriptorRoute = name === 'firmwareDescriptor' || name === 'modelDescriptor';
     if (descriptorRoute && spec.auth === 'none' && !options.requireSignedUpdateChecks) {
-      // the spec's plain GET: the serial and the firmware version in two headers, nothing signed
+      // the vendor's plain GET: the serial and the firmware version in two headers, nothing signed
       const serial = req.headers.get('x-device-serial');
       if (!serial || serial.length > 128) throw reject('BAD_REQUEST', 400, 'X-Device-Serial is required');
       if (!req.headers.get('x-device-version'))
@@ -847,7 +847,7 @@ export function createCloudServer(options: CloudServerOptions = {}): CloudServer
   }
 
   function descriptorResponse(kind: UpdateKind, a: Authed): Response {
-    // X-Device-Version is the firmware version on both checks (spec): it can only rule out the
+    // X-Device-Version is the firmware version on both checks: it can only rule out the
     // firmware release the device already runs; the device compares the model version itself
     const firmwareVersion = a.req.headers.get('x-device-version');
     const d = descriptorFor(kind, a.url.origin);

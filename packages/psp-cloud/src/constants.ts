@@ -1,10 +1,10 @@
-/** Client version string sent at registration (spec B4). */
+/** Client version string sent at registration. */
 export const CLIENT_VERSION = 'PSP_0.3.19';
-/** HTTP User-Agent on every cloud request (spec B4). */
+/** HTTP User-Agent on every cloud request. */
 export const USER_AGENT = 'PSP_DEVICE';
-/** Analytics application id (spec B4). */
+/** Analytics application id. */
 export const ANALYTICS_APP_ID = 10000022;
-/** Connect and transfer timeout of every cloud request (spec Limits). */
+/** Connect and transfer timeout of every cloud request. */
 export const CLOUD_TIMEOUT_MS = 100_000;
 /** Largest cloud response body the client reads, after decompression (every answer is a small JSON). */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -12,14 +12,14 @@ export const MAX_RESPONSE_BYTES = 1024 * 1024;
 export const UPLOAD_CHUNK_BYTES = 4 * 1024 * 1024;
 /** Token lifetime assumed when a refresh answer has no `expires_in`. */
 export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
-/** Delay before the single retry of a failed transcription start (spec F, Errors B1). */
+/** Delay before the single retry of a failed transcription start. */
 export const TRANSCRIPTION_RETRY_DELAY_MS = 100;
-/** Length of the token-refresh nonce: lowercase letters (spec Limits). */
+/** Length of the token-refresh nonce: lowercase letters. */
 export const NONCE_LENGTH = 16;
 /** Accepted distance between a request's `X-Timestamp` and the server clock, in seconds. */
 export const SIGNATURE_WINDOW_SECONDS = 300;
 
-/** Key-store slots of the device credentials (spec B2). */
+/** Key-store slots of the device credentials. */
 export const KEY_STORE_SLOT = {
   /** device serial (device_id) */
   serial: 0x0,
@@ -30,7 +30,7 @@ export const KEY_STORE_SLOT = {
 } as const;
 export type KeyStoreSlot = (typeof KEY_STORE_SLOT)[keyof typeof KEY_STORE_SLOT];
 
-/** Database entries of the device credentials (spec B2). */
+/** Database entries of the device credentials. */
 export const DATABASE_ENTRY = {
   /** factory device secret sent at registration */
   registrationSecret: 0xe7,
@@ -43,7 +43,7 @@ export const DATABASE_ENTRY = {
 } as const;
 export type DatabaseEntry = (typeof DATABASE_ENTRY)[keyof typeof DATABASE_ENTRY];
 
-/** Transcription mode values reported by telemetry (spec Events B). */
+/** Transcription mode values reported by telemetry. */
 export const TRANSCRIPTION_MODE = {
   record_transcribe: 0,
   only_transcribe: 1,

@@ -1,4 +1,4 @@
-// Device credentials (spec B2) behind a port: key-store slots and database entries.
+// Device credentials behind a port: key-store slots and database entries.
 import { DATABASE_ENTRY, type DatabaseEntry, KEY_STORE_SLOT, type KeyStoreSlot } from './constants.js';
 import { CloudError } from './errors.js';
 

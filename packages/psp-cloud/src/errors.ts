@@ -26,13 +26,13 @@ export interface CloudErrorDetails {
   /** HTTP status of the response, when there was one. */
   status?: number;
   /** Error code the server put in its JSON body (`SIGNATURE_MISMATCH`, `TOKEN_EXPIRED`, ...). */
-  serverCode?: string;
+  serverCode?: string | undefined;
   /** Route name from the route table. */
   route?: string;
   /** The canonical string this client signed (salt redacted), for signature mismatch reports. */
   canonical?: string;
   /** The canonical string the server computed (salt redacted), when it sent one. */
-  serverCanonical?: string;
+  serverCanonical?: string | undefined;
 }
 
 export class CloudError extends Error {

@@ -1,6 +1,7 @@
 // Signed device cloud client, credentials, key container, log key and the telemetry queue, with
 // memory stores. No native code: the SQLite stores are in `@waved/psp-cloud/sqlite`, the reference
 // server in `@waved/psp-cloud/server`.
+import './node-guard.js';
 
 // Client
 export {
@@ -15,8 +16,9 @@ export {
   type RetryOptions,
   type UploadOptions,
 } from './client.js';
+// The clock and logger every waved package shares
 export { type Clock, type Logger, systemClock } from './clock.js';
-// Constants (spec B2, B4, Limits)
+// Constants: protocol values, timeouts, limits, credential slots and entries
 export {
   ANALYTICS_APP_ID,
   CLIENT_VERSION,
@@ -44,11 +46,13 @@ export {
   type MemoryCredentialInit,
   saveRegistration,
 } from './credentials.js';
+// Update descriptors
 export { parseUpdateDescriptor, UPDATE_KINDS, type UpdateDescriptor, type UpdateKind } from './descriptor.js';
 // Errors
 export { CloudError, type CloudErrorCode, type CloudErrorDetails, isCloudError } from './errors.js';
+// HTTP Range requests (package downloads)
 export { parseRange, type RangeResult } from './http-range.js';
-// Local key container and log key (spec B3)
+// Local key container
 export {
   decodeKeyContainer,
   encodeKeyContainer,
@@ -58,6 +62,7 @@ export {
   KEY_CONTAINER_MAGIC_OFFSET,
   keyContainerOffset,
 } from './key-container.js';
+// Log key and the MAC address it comes from
 export {
   deriveLogKey,
   LOG_KEY_FALLBACK,
@@ -67,6 +72,7 @@ export {
   normalizeMac,
   openUdidFromMac,
 } from './log-key.js';
+// Node adapters: MAC addresses from sysfs, uploads from a file
 export { createSysfsMacReader, fileUploadSource } from './node-adapters.js';
 // Regions and environments
 export {
@@ -96,7 +102,7 @@ export {
   resolveRoutes,
   routePath,
 } from './routes.js';
-// Request signing (design.md scheme)
+// Request signing: the one cloud signature scheme (docs/decisions.md, "cloud signature")
 export {
   type CanonicalInput,
   canonicalString,
@@ -119,7 +125,7 @@ export {
   type VerifyResult,
   verifySignature,
 } from './signature.js';
-// Telemetry
+// Telemetry: the event catalog
 export {
   isTelemetryEventName,
   TELEMETRY_EVENTS,
@@ -131,6 +137,7 @@ export {
   type TelemetryParams,
   validateTelemetryParams,
 } from './telemetry-events.js';
+// Telemetry: the durable queue and its memory store
 export {
   createTelemetryQueue,
   TELEMETRY_BATCH_SIZE,
@@ -141,4 +148,5 @@ export {
   type TelemetryStats,
 } from './telemetry-queue.js';
 export { createMemoryTelemetryStore, type QueuedEvent, type TelemetryStore } from './telemetry-store.js';
+// Upload sources (meeting recordings)
 export { bytesUploadSource, type UploadSource } from './upload-source.js';

@@ -1,4 +1,4 @@
-// Local key container, the `dilute_encryption_key` scheme (spec B3).
+// Local key container, the `dilute_encryption_key` scheme.
 import { nodeCrypto } from './builtins.js';
 import { CloudError } from './errors.js';
 

@@ -1,4 +1,4 @@
-// Log encryption key (spec B3): SHA-256 of the MAC address (eth0, then wlan0, else `default-device`)
+// Log encryption key: SHA-256 of the MAC address (eth0, then wlan0, else `default-device`)
 // concatenated with the current Unix timestamp.
 import { nodeCrypto } from './builtins.js';
 

@@ -1,4 +1,4 @@
-// Region by country code and production/test environment by the OTA environment flag (spec Endpoints B).
+// Region by country code and production/test environment by the OTA environment flag.
 import { CloudError } from './errors.js';
 
 export type Region = 'cn' | 'us' | 'eu';
@@ -17,7 +17,7 @@ export interface BaseUrls {
 export type BaseUrlTable = Record<Environment, Record<Region, BaseUrls>>;
 export type BaseUrlOverrides = Partial<Record<Environment, Partial<Record<Region, Partial<BaseUrls>>>>>;
 
-/** Fallback region when the country code is missing or unknown (spec B4). */
+/** Fallback region when the country code is missing or unknown. */
 export const FALLBACK_REGION: Region = 'eu';
 
 /** CN → cn, US → us, every other (or no) country → eu. */
@@ -81,14 +81,14 @@ export interface CloudArea {
 
 export interface CloudAreaOptions {
   /** The device's country, ISO 3166 alpha-2: CN → cn, US → us, every other (or none) → eu. */
-  country?: string | null;
+  country?: string | null | undefined;
   /** Overrides `country`. */
   region?: Region;
   /**
    * The global OTA server environment flag (`1` or `true` = test), or the environment by name.
    * Default production.
    */
-  environment?: Environment | number | boolean | null;
+  environment?: Environment | number | boolean | null | undefined;
   /** The deployment's hosts, per environment and region, merged over `DEFAULT_BASE_URLS`. */
   hosts?: BaseUrlOverrides;
   /** One URL for all three services (the reference server); wins over `hosts`. */

@@ -1,5 +1,5 @@
-// The one route table shared by the client and the reference server (design.md, "cloud paths not shown").
-// Paths the spec shows are kept verbatim; the others are this project's choice and can be overridden.
+// The one route table shared by the client and the reference server (docs/decisions.md, "cloud paths not shown").
+// The vendor's known paths are kept verbatim; the others are this project's choice and can be overridden.
 import { CloudError } from './errors.js';
 
 /** Which base URL a route lives under. */
@@ -10,7 +10,7 @@ export type RouteBase = 'cloud' | 'summary' | 'telemetry';
  * - `factory`: signed with the factory device secret (entry 0xe7) and an empty salt (registration only);
  * - `device`: signed with `device_secret` and `salt`;
  * - `token`: signed like `device` and carries `Authorization: Bearer <device token>`;
- * - `none`: not signed: the update checks (the spec's plain GET with `X-Device-Serial` and
+ * - `none`: not signed: the update checks (the vendor's plain GET with `X-Device-Serial` and
  *   `X-Device-Version`) and the package download (fetched by URL).
  */
 export type RouteAuth = 'factory' | 'device' | 'token' | 'none';

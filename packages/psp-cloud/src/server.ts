@@ -1,4 +1,6 @@
 // @waved/psp-cloud/server — the reference cloud server.
+import './node-guard.js';
+
 export {
   type CloudServer,
   type CloudServerErrorCode,

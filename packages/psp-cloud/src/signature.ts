@@ -1,4 +1,4 @@
-// Request signing: the one module that defines the cloud signature scheme (design.md, "cloud signature").
+// Request signing: the one module that defines the cloud signature scheme (docs/decisions.md, "cloud signature").
 // Client and reference server both use it, so they cannot drift apart. Replace this module when the
 // vendor's exact scheme becomes known.
 import { nodeCrypto } from './builtins.js';

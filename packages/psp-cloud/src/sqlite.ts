@@ -1,5 +1,7 @@
 // @waved/psp-cloud/sqlite — SQLite stores. Needs better-sqlite3 (or another driver passed as `open`),
 // and drizzle-orm for `createDrizzleCredentialStore`; both are optional peer dependencies.
+import './node-guard.js';
+
 export {
   openBetterSqlite3,
   type SqliteDatabase,

@@ -1,4 +1,4 @@
-// The telemetry event catalog (spec Events B) as typed definitions with their extra fields.
+// The telemetry event catalog as typed definitions with their extra fields.
 import type { TranscriptionMode } from './constants.js';
 import { CloudError } from './errors.js';
 
@@ -17,7 +17,7 @@ const otaDetails = {
   error: 'string?',
 } as const;
 
-/** Every event of the spec with the fields of its extra data (this project's names where the spec says only "details"). */
+/** Every event of the vendor's catalog with the fields of its extra data (this project's names where the vendor says only "details"). */
 export const TELEMETRY_EVENTS = {
   device_power_on: { storage_total_mb: 'number', storage_free_mb: 'number' },
   device_power_off: { battery: 'number', power_off_type: 'string' },
@@ -77,7 +77,7 @@ export type TelemetryParams = {
     (N extends 'transcription_mode_set' ? { mode_option: TranscriptionMode } : unknown);
 };
 
-/** Fields every event carries (spec Events B). */
+/** Fields every event carries. */
 export interface TelemetryCommonFields {
   mic_serial_number: string;
   fw_ver: string;

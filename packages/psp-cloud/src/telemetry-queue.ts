@@ -1,4 +1,4 @@
-// Durable telemetry queue (design.md, "telemetry delivery"): batches of up to 50 events or every 5 s,
+// Durable telemetry queue (docs/decisions.md, "telemetry delivery"): batches of up to 50 events or every 5 s,
 // retry with backoff, a UUID per event, bounded with counted oldest-first drops, at least once.
 import { nodeCrypto } from './builtins.js';
 import { type Clock, type Logger, sleep, systemClock } from './clock.js';

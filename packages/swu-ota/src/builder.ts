@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import nodeFs from 'node:fs/promises';
 import path from 'node:path';
-import { fsyncDir } from './atomic.js';
+import { syncDir } from '@waved/internal';
 import { type CmsSigner, signCms } from './cms.js';
 import { byteSum, CPIO_TRAILER, type CpioFormat, cpioHeader, encodeCpioHeader, pad4 } from './cpio.js';
 import { OtaError } from './errors.js';
@@ -18,7 +18,7 @@ export interface CpioSource {
 }
 
 export interface WriteCpioOptions {
-  format?: CpioFormat;
+  format?: CpioFormat | undefined;
   /** Pad the archive to a multiple of 512 bytes after the trailer, as GNU cpio does (default true). */
   blockPad?: boolean;
   /** Override the checksum written for an entry (to make broken archives in tests). */
@@ -122,7 +122,7 @@ export async function writeCpio(
     throw error;
   }
   await nodeFs.rename(tmp, output);
-  await fsyncDir(nodeFs, path.dirname(output));
+  await syncDir(path.dirname(output));
   return { size: offset, sha256: Object.fromEntries(measured.map((m) => [m.source.name, m.sha256])) };
 }
 

@@ -5,11 +5,11 @@ import { OtaError } from './errors.js';
 import { type CommandRunner, runCommand } from './runner.js';
 
 export interface CmsOptions {
-  run?: CommandRunner;
+  run?: CommandRunner | undefined;
   /** openssl binary (default `openssl` on PATH). */
-  openssl?: string;
+  openssl?: string | undefined;
   /** Directory for the short-lived private work directory (default the OS temp dir). */
-  tmpDir?: string;
+  tmpDir?: string | undefined;
 }
 
 async function withWorkDir<T>(tmpDir: string | undefined, fn: (dir: string) => Promise<T>): Promise<T> {

@@ -2,7 +2,7 @@ import { OtaError } from './errors.js';
 import { stripControls } from './text.js';
 import { compareVersions } from './version.js';
 
-// Spec B1 (update descriptor) and Endpoints B (where it is fetched from).
+// The update descriptor (what the cloud offers) and where it is fetched from.
 
 export interface UpdateDescriptor {
   version: string;
@@ -166,7 +166,7 @@ export interface CloudBases {
 }
 
 /**
- * `{base}/app/v1/common/upgrade/<kind>` (spec Endpoints B). `base` is a URL, or both bases and the
+ * `{base}/app/v1/common/upgrade/<kind>`. `base` is a URL, or both bases and the
  * environment flag (`{cloudTestUrl}` when the flag equals 1).
  */
 export function descriptorUrl(base: string | CloudBases, kind: UpdateKind): string {
@@ -236,7 +236,7 @@ export type UpdateCheckResult =
   | { kind: UpdateKind; status: 'error'; error: OtaError };
 
 export interface UpdateChecker {
-  /** Checks firmware, then model (spec States E.1). A failing channel does not stop the other. */
+  /** Checks firmware, then model. A failing channel does not stop the other. */
   check(): Promise<UpdateCheckResult[]>;
 }
 

@@ -1,22 +1,22 @@
 import crypto from 'node:crypto';
 import type http from 'node:http';
 import path from 'node:path';
-import { type Clock, type Logger, sleep, systemClock } from '@waved/internal';
-import { type FsPort, fsyncDir, realFs, writeFileAtomic } from './atomic.js';
+import { type Clock, type Logger, sleep, syncDir, systemClock, writeFileAtomic } from '@waved/internal';
 import { OtaError } from './errors.js';
+import { type FsPort, realFs } from './fs-port.js';
 
-// Spec Endpoints B: the package is fetched with resume to the package path, a progress file
+// The package is fetched with resume to the package path, a progress file
 // `/tmp/curl_progress_<name>` is kept up to date and `done` is written to `/tmp/swu.done` at the end.
 
-/** Where the spec keeps packages: `/mnt/udisk/misc/data` (B4). */
+/** Where the device keeps packages: `/mnt/udisk/misc/data`. */
 export const PACKAGE_BASE_DIR = '/mnt/udisk/misc/data';
-/** The package's file name in its directory (B4). */
+/** The package's file name in its directory. */
 export const PACKAGE_FILE = 'software.swu';
 /** Largest package downloaded when neither the descriptor nor `maxBytes` says otherwise (2 GiB). */
 export const DEFAULT_MAX_PACKAGE_BYTES = 2 * 1024 * 1024 * 1024;
 
 /**
- * Spec B4: `/mnt/udisk/misc/data/<system_dir>/software.swu`; `baseDir` replaces
+ * The device's package path, `/mnt/udisk/misc/data/<system_dir>/software.swu`; `baseDir` replaces
  * `/mnt/udisk/misc/data` (a test directory, another mount point).
  */
 export function packagePath(systemDir: string, options: { baseDir?: string } = {}): string {
@@ -70,9 +70,18 @@ export interface DownloadProgress {
   bytesPerSecond: number;
 }
 
+/**
+ * @deprecated The clock of 0.1, `{ now(), sleep(ms) }`, still accepted by `createDownloader`; pass a
+ * `Clock` (`{ now(), setTimeout(fn, ms), clearTimeout(handle) }`) instead. This shape goes in 1.0.
+ */
+export interface SleepClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
 export interface DownloaderOptions {
   /**
-   * Final package path. Default: `packagePath(systemDir, { baseDir })`, the spec's
+   * Final package path. Default: `packagePath(systemDir, { baseDir })`, the device's
    * `/mnt/udisk/misc/data/<system_dir>/software.swu`. Work files sit beside it.
    */
   dest?: string;
@@ -87,7 +96,7 @@ export interface DownloaderOptions {
   /** Done file path, or false for none (default `/tmp/swu.done`). */
   doneFile?: string | false;
   /** Extra trusted CA certificates (PEM) for the package server. */
-  ca?: string | Buffer | Array<string | Buffer>;
+  ca?: string | Buffer | Array<string | Buffer> | undefined;
   /**
    * Skip TLS certificate verification, as the vendor's curl `-k` does. Off by default; every
    * download made with it logs a warning.
@@ -103,7 +112,7 @@ export interface DownloaderOptions {
   retries?: number;
   /** First retry delay, doubled each time up to 30 s (default 1000 ms). */
   retryDelayMs?: number;
-  /** A connection silent for this long is cut (default 100 s, the spec's transfer timeout). */
+  /** A connection silent for this long is cut (default 100 s). */
   idleTimeoutMs?: number;
   /** Bytes between durable checkpoints of the partial file (default 4 MiB). */
   checkpointBytes?: number;
@@ -112,9 +121,11 @@ export interface DownloaderOptions {
   /** Minimum time between progress file writes and events (default 200 ms). */
   progressIntervalMs?: number;
   onProgress?: (progress: DownloadProgress) => void;
+  /** Any `{ debug?, info?, warn?, error? }` logger (console, pino, consola). */
   logger?: Logger;
   fs?: FsPort;
-  clock?: Clock;
+  /** Time and the retry backoff (default: `systemClock` with timers that keep the process alive); tests pass a manual clock. */
+  clock?: Clock | SleepClock;
 }
 
 export interface DownloadOptions {
@@ -285,6 +296,9 @@ const liveClock: Clock = {
 export function createDownloader(options: DownloaderOptions): Downloader {
   const fs = options.fs ?? realFs;
   const clock = options.clock ?? liveClock;
+  /** Waits out a retry backoff; an abort ends the wait at once (with the 0.1 clock, at its end). */
+  const backoff = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
+    'sleep' in clock ? clock.sleep(ms) : sleep(clock, ms, signal);
   const log = options.logger ?? {};
   const dest = resolveDest(options);
   const dir = path.dirname(dest);
@@ -708,7 +722,7 @@ export function createDownloader(options: DownloaderOptions): Downloader {
       }
       await fs.rm(recordPath, { force: true });
       await fs.rename(partPath, dest);
-      await fsyncDir(fs, dir);
+      await syncDir(dir, fs);
       await writeRecord(digest, size);
       await fs.rm(statePath, { force: true });
       if (doneFile) await writeFileAtomic(doneFile, 'done', { fs, durable: false, mode: 0o644 });
@@ -821,11 +835,14 @@ export function createDownloader(options: DownloaderOptions): Downloader {
         if (!isRetryable(e) || tries >= retries) throw e;
         log.info?.(`download interrupted (${e.message}); resuming in ${delay} ms`, { delayMs: delay });
         try {
-          await sleep(clock, delay, dl.signal);
+          await backoff(delay, dl.signal);
         } catch (reason) {
           throw new OtaError('OTA_ABORTED', 'download aborted; the bytes so far are kept for a resume', {
             cause: reason,
           });
+        }
+        if (dl.signal?.aborted) {
+          throw new OtaError('OTA_ABORTED', 'download aborted; the bytes so far are kept for a resume');
         }
         delay = Math.min(delay * 2, 30_000);
       }

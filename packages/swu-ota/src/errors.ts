@@ -1,6 +1,6 @@
 /** Every way @waved/swu-ota can refuse an input or fail an operation. */
 export type OtaErrorCode =
-  // update descriptor (spec B1)
+  // update descriptor
   | 'OTA_DESCRIPTOR_JSON'
   | 'OTA_DESCRIPTOR_FIELD'
   | 'OTA_CHECK_FAILED'

@@ -1,9 +1,9 @@
-// OTA for SWUpdate packages: descriptors, resumable download, streaming verification, install.
+// @waved/swu-ota: OTA for SWUpdate packages: descriptors, resumable download, streaming verification, install.
+import './node-guard.js';
 
-// Shared shapes: logger and clock
+// The logger and clock every waved package shares
 export { type Clock, type Logger, systemClock } from '@waved/internal';
-export type { FsPort } from './atomic.js';
-// Building packages
+// Building packages (and signing them)
 export {
   type BuildSwuOptions,
   type BuildSwuResult,
@@ -12,6 +12,7 @@ export {
   writeCpio,
 } from './builder.js';
 export { type CmsOptions, type CmsSigner, signCms, verifyCmsSignature } from './cms.js';
+// The cpio container of a .swu
 export {
   byteSum,
   CPIO_HEADER_SIZE,
@@ -26,7 +27,7 @@ export {
   decodeCpioHeader,
   encodeCpioHeader,
 } from './cpio.js';
-// Update descriptors and checks (spec B1, States E.1)
+// Update descriptors and checks
 export {
   type CloudBases,
   createUpdateChecker,
@@ -61,6 +62,7 @@ export {
   PROGRESS_BAR_WIDTH,
   packagePath,
   progressFilePath,
+  type SleepClock,
 } from './download.js';
 // Errors and refusal reasons
 export {
@@ -72,6 +74,8 @@ export {
   type OtaRefusalCategory,
   refusalOf,
 } from './errors.js';
+// The file system calls the downloader makes (inject one to fake a full disk)
+export type { FsPort } from './fs-port.js';
 // Install
 export {
   createInstaller,
@@ -81,6 +85,7 @@ export {
   type InstallResult,
   type InstallStep,
 } from './install.js';
+// sw-description: libconfig text, running programs, the parsed description
 export { formatLibconfig, type LibconfigGroup, type LibconfigValue, parseLibconfig } from './libconfig.js';
 export {
   createPackageStore,

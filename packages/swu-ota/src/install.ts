@@ -6,7 +6,7 @@ import { type CommandRunner, runCommand } from './runner.js';
 import { type SwuReport, verifySwu } from './verify.js';
 import { compareVersions } from './version.js';
 
-// Spec States E.3-E.6: MD5 against file_md5, battery gate, install, reboot; `forced` skips consent.
+// Install steps: MD5 against file_md5, battery gate, install, reboot; `forced` skips consent.
 // Stricter than the vendor (docs/decisions.md): a signature is required unless `allowUnsigned`,
 // and only newer versions install unless a downgrade is allowed.
 
@@ -41,7 +41,7 @@ export interface InstallerOptions {
    * package's own version, when it has one) must be newer. A function is asked at each install.
    * Can also be given per install. Required unless `allowDowngrade`.
    */
-  installedVersion?: string | (() => string | undefined | Promise<string | undefined>);
+  installedVersion?: string | (() => string | undefined | Promise<string | undefined>) | undefined;
   /**
    * Install versions that are not newer than the installed one (older ones, or the same one
    * again). Default false; a descriptor with `allow_downgrade: true` allows it for that package.
@@ -63,7 +63,7 @@ export interface InstallerOptions {
   env?: NodeJS.ProcessEnv;
   run?: CommandRunner;
   logger?: Logger;
-  /** Remove a package that failed MD5 (default true: the spec's package path must not keep it). */
+  /** Remove a package that failed MD5 (default true: the package path must not keep it). */
   removeOnMismatch?: boolean;
 }
 

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { systemClock } from '@waved/internal';
-import { realFs, writeFileAtomic } from './atomic.js';
+import { systemClock, writeFileAtomic } from '@waved/internal';
 import type { UpdateDescriptor } from './descriptor.js';
 import {
   type CompletePackage,
@@ -11,6 +10,7 @@ import {
   type DownloadResult,
 } from './download.js';
 import { OTA_REFUSALS, OtaError, type OtaErrorCode, type OtaRefusalCategory, refusalOf } from './errors.js';
+import { realFs } from './fs-port.js';
 
 // The package path of the spec (B4) with a memory: a package that was refused (MD5, hash,
 // signature, policy) is not downloaded again until the descriptor changes, and a package that

@@ -7,9 +7,9 @@ export interface RunResult {
 }
 
 export interface RunOptions {
-  /** Kill the program after this long (default 10 s, the spec's limit for external commands). */
+  /** Kill the program after this long (default 10 s). */
   timeoutMs?: number;
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
 }
 
 /**

@@ -15,15 +15,15 @@ export interface VerifySwuOptions {
   /** Expected MD5 of the whole file (the descriptor's `file_md5`), 32 hex digits. */
   md5?: string;
   /** Trusted certificate (chain) PEM file: the CMS signature of sw-description must verify against it. */
-  certificate?: string;
+  certificate?: string | undefined;
   /** Hardware revision (as in `swupdate -H board:<revision>`) that `hardware-compatibility` must list. */
-  hardwareRevision?: string;
+  hardwareRevision?: string | undefined;
   /**
    * Every artefact must carry a sha256 (default true). False accepts artefacts without one, only
    * when no `certificate` is given: a signature covers the images only through their sha256, so a
    * signed package always needs them (SWUpdate refuses a signed image without a hash as well).
    */
-  requireHashes?: boolean;
+  requireHashes?: boolean | undefined;
   /**
    * Hash MD5 in a worker thread beside the cpio/sha256 work. Default: when the process may run on
    * more than one core (`os.availableParallelism()`, which honours the CPU affinity). On one core
@@ -33,10 +33,10 @@ export interface VerifySwuOptions {
   /** Largest sw-description accepted (default 1 MiB). */
   maxDescriptionSize?: number;
   /** Runner for `openssl cms -verify` (default: child_process). */
-  run?: CommandRunner;
-  openssl?: string;
-  tmpDir?: string;
-  signal?: AbortSignal;
+  run?: CommandRunner | undefined;
+  openssl?: string | undefined;
+  tmpDir?: string | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 export interface SwuEntry {

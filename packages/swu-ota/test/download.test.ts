@@ -268,6 +268,44 @@ lab.describe('createDownloader against a local HTTPS server', () => {
     expect(md5(fs.readFileSync(r.path))).toBe(md5(body));
   });
 
+  it('waits out its retry backoff on the given Clock, and an abort ends the wait at once', async () => {
+    const timers = new Map<number, () => void>();
+    let next = 0;
+    const manual: Clock = {
+      now: () => Date.now(),
+      setTimeout: (fn) => {
+        timers.set(++next, fn);
+        return next;
+      },
+      clearTimeout: (handle) => {
+        timers.delete(handle as number);
+      },
+    };
+    // A cut, then a backoff that only the test can end: the download resumes when the timer fires.
+    server.cuts = [100_000];
+    const dl = make({ clock: manual, retryDelayMs: 60_000 });
+    const resumed = dl.download(server.url, { md5: md5(body) });
+    await waitFor(() => timers.size === 1);
+    for (const [handle, fire] of timers) {
+      timers.delete(handle);
+      fire();
+    }
+    const result = await resumed;
+    expect(result).toMatchObject({ requests: 2, restarts: 0, resumedBytes: expect.any(Number) });
+    expect(md5(fs.readFileSync(result.path))).toBe(md5(body));
+
+    // The same wait, aborted: rejected at once with OTA_ABORTED, the timer cleared, the bytes kept.
+    await dl.discard();
+    server.cuts = [100_000];
+    const ac = new AbortController();
+    const aborted = dl.download(server.url, { signal: ac.signal });
+    await waitFor(() => timers.size === 1);
+    ac.abort();
+    expect(await aborted.catch((e: unknown) => e)).toMatchObject({ code: 'OTA_ABORTED' });
+    expect(timers.size).toBe(0);
+    expect(JSON.parse(fs.readFileSync(dl.statePath, 'utf8')).bytes).toBeGreaterThan(0);
+  });
+
   it('refuses a package whose MD5 differs, and removes it', async () => {
     const dl = make();
     const err = (await dl.download(server.url, { md5: 'f'.repeat(32) }).catch((e: unknown) => e)) as OtaError;

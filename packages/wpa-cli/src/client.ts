@@ -1,14 +1,13 @@
-import { WifiError, type WifiErrorCode } from './errors.js';
+import type { Logger } from '@waved/internal';
+import { WpaCliError, type WpaCliErrorCode } from './errors.js';
 import { type NetworkEntry, parseListNetworks } from './networks.js';
 import { type CommandResult, type CommandRunner, runCommand } from './runner.js';
 import { parseScanResults, type ScanResult } from './scan-results.js';
 import { parseSignalPoll, type SignalPoll } from './signal-poll.js';
 import { parseStatus, type WpaStatus } from './status.js';
 
-/** Receives one line per wpa_cli call; secrets are already masked. */
-export interface WpaCliLogger {
-  debug(message: string, fields?: Record<string, unknown>): void;
-}
+/** @deprecated The shared `Logger` shape (every level optional); this alias goes in 1.0. */
+export type WpaCliLogger = Logger;
 
 export interface WpaCliOptions {
   /** The interface wpa_supplicant manages (`wpa_cli -i`). */
@@ -17,15 +16,18 @@ export interface WpaCliOptions {
   ctrlDir?: string;
   /** Runs a program from argv; defaults to the real `runCommand`. */
   run?: CommandRunner;
-  /** Per call; the child is killed when it passes. Default 10 000 ms (the spec's external command limit). */
+  /** Per call; the child is killed when it passes. Default 10 000 ms. */
   timeoutMs?: number;
-  /** Debug log of every call (`wpa_cli set_network 0 psk **** -> OK (4 ms)`). */
-  logger?: WpaCliLogger;
+  /**
+   * Debug log of every call (`wpa_cli set_network 0 psk **** -> OK (4 ms)`), secrets masked. Any
+   * `{ debug?, info?, warn?, error? }` logger: consola, pino and `console` fit as they are.
+   */
+  logger?: Logger;
   /** The wpa_cli program; default `wpa_cli` from PATH. */
   bin?: string;
 }
 
-/** A typed wpa_cli client bound to one interface. Every method rejects with a `WifiError`. */
+/** A typed wpa_cli client bound to one interface. Every method rejects with a `WpaCliError`. */
 export interface WpaCli {
   readonly iface: string;
   /** `status` */
@@ -61,7 +63,7 @@ export interface WpaCli {
   /** `ping`: resolves on `PONG`. */
   ping(): Promise<void>;
   /** The logger given at creation, for helpers such as `provisionNetwork`. */
-  readonly logger: WpaCliLogger | undefined;
+  readonly logger: Logger | undefined;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -92,8 +94,8 @@ const MAX_ID = 2 ** 31 - 1;
 // wpa_cli builds the request in a 4 KiB buffer; refuse values that could not fit.
 const MAX_VALUE = 2048;
 
-function argError(message: string): WifiError {
-  return new WifiError('WPA_CLI_ARGUMENT', message);
+function argError(message: string): WpaCliError {
+  return new WpaCliError('WPA_CLI_ARGUMENT', message);
 }
 
 function checkId(id: number): string {
@@ -121,9 +123,9 @@ function checkValue(value: string, name: string): string {
 
 const firstLine = (s: string) => (s.split('\n').find((l) => l.trim() !== '') ?? '').trim().slice(0, 200);
 
-/** Maps a finished wpa_cli run to a WifiError, or undefined when the reply is a normal one. */
-function classifyReply(result: CommandResult, command: string): WifiError | undefined {
-  const fail = (code: WifiErrorCode, message: string) => new WifiError(code, message, { command });
+/** Maps a finished wpa_cli run to a WpaCliError, or undefined when the reply is a normal one. */
+function classifyReply(result: CommandResult, command: string): WpaCliError | undefined {
+  const fail = (code: WpaCliErrorCode, message: string) => new WpaCliError(code, message, { command });
   const reply = result.stdout.endsWith('\n') ? result.stdout.slice(0, -1) : result.stdout;
   if (result.timedOut)
     return fail('WPA_CLI_TIMEOUT', `wpa_cli ${command} did not finish in time and was killed`);
@@ -194,7 +196,7 @@ export function createWpaCli(options: WpaCliOptions): WpaCli {
       timer = setTimeout(() => {
         abort.abort();
         reject(
-          new WifiError('WPA_CLI_TIMEOUT', `wpa_cli ${command} did not finish in ${timeoutMs} ms`, {
+          new WpaCliError('WPA_CLI_TIMEOUT', `wpa_cli ${command} did not finish in ${timeoutMs} ms`, {
             command,
           }),
         );
@@ -204,7 +206,7 @@ export function createWpaCli(options: WpaCliOptions): WpaCli {
     try {
       result = await Promise.race([
         run(bin, [...prefix, ...args], { timeoutMs, signal: abort.signal }).catch((error: unknown) => {
-          throw new WifiError(
+          throw new WpaCliError(
             'WPA_CLI_SPAWN',
             `could not start ${bin}: ${(error as Error)?.message ?? String(error)}. Is wpa_cli (package wpasupplicant) installed?`,
             { cause: error, command },
@@ -213,7 +215,7 @@ export function createWpaCli(options: WpaCliOptions): WpaCli {
         backstop,
       ]);
     } catch (error) {
-      logger?.debug(`wpa_cli ${command} -> ${(error as WifiError).code}`, {
+      logger?.debug?.(`wpa_cli ${command} -> ${(error as WpaCliError).code}`, {
         command,
         ms: Math.round(performance.now() - started),
       });
@@ -223,7 +225,7 @@ export function createWpaCli(options: WpaCliOptions): WpaCli {
     }
     const error = classifyReply(result, command);
     const ms = Math.round(performance.now() - started);
-    logger?.debug(`wpa_cli ${command} -> ${error ? error.code : 'ok'} (${ms} ms)`, {
+    logger?.debug?.(`wpa_cli ${command} -> ${error ? error.code : 'ok'} (${ms} ms)`, {
       command,
       ms,
       exitCode: result.code,
@@ -237,8 +239,8 @@ export function createWpaCli(options: WpaCliOptions): WpaCli {
     try {
       return fn();
     } catch (error) {
-      if (error instanceof WifiError && error.code === 'WPA_CLI_PARSE') {
-        throw new WifiError('WPA_CLI_PARSE', error.message, { cause: error.cause, command });
+      if (error instanceof WpaCliError && error.code === 'WPA_CLI_PARSE') {
+        throw new WpaCliError('WPA_CLI_PARSE', error.message, { cause: error.cause, command });
       }
       throw error;
     }
@@ -247,7 +249,7 @@ export function createWpaCli(options: WpaCliOptions): WpaCli {
   async function expect(args: readonly string[], want: string): Promise<void> {
     const out = await call(args);
     if (out !== `${want}\n` && out !== want) {
-      throw new WifiError(
+      throw new WpaCliError(
         'WPA_CLI_PARSE',
         `expected ${want} from "${maskCommand(args)}", got ${JSON.stringify(firstLine(out))}`,
         { command: maskCommand(args) },
@@ -276,7 +278,7 @@ export function createWpaCli(options: WpaCliOptions): WpaCli {
         const last = entries.at(-1);
         const prev = all.at(-1);
         if (prev && last && last.id <= prev.id) {
-          throw new WifiError('WPA_CLI_PARSE', 'list_networks: LAST_ID paging did not move forward', {
+          throw new WpaCliError('WPA_CLI_PARSE', 'list_networks: LAST_ID paging did not move forward', {
             command: args.join(' '),
           });
         }
@@ -284,7 +286,7 @@ export function createWpaCli(options: WpaCliOptions): WpaCli {
         if (!last || out.length < LIST_PAGE_FULL) return all;
         args = ['list_networks', `LAST_ID=${last.id}`];
       }
-      throw new WifiError('WPA_CLI_PARSE', `list_networks: more than ${MAX_PAGES} pages`, {
+      throw new WpaCliError('WPA_CLI_PARSE', `list_networks: more than ${MAX_PAGES} pages`, {
         command: 'list_networks',
       });
     },
@@ -297,7 +299,7 @@ export function createWpaCli(options: WpaCliOptions): WpaCli {
       const out = await call(['add_network']);
       const m = /^(\d{1,10})\n?$/.exec(out);
       if (!m || Number(m[1]) > MAX_ID) {
-        throw new WifiError(
+        throw new WpaCliError(
           'WPA_CLI_PARSE',
           `add_network: expected a network id, got ${JSON.stringify(firstLine(out))}`,
           {

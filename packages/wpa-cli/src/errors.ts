@@ -1,5 +1,5 @@
-/** Every way a wpa_cli call or a provisioning step can fail. */
-export type WifiErrorCode =
+/** Every way a wpa_cli call or a provisioning step can fail. Every code starts with `WPA_CLI_`. */
+export type WpaCliErrorCode =
   /** wpa_supplicant answered `FAIL` (bad value, unknown network id, save_config refused...). */
   | 'WPA_CLI_FAIL'
   /** wpa_supplicant answered `FAIL-BUSY` (e.g. `scan` while associating): retry later. */
@@ -21,12 +21,12 @@ export type WifiErrorCode =
   /** The configuration file could not be set to mode 0600 after save_config. */
   | 'WPA_CLI_CONFIG_MODE';
 
-export class WifiError extends Error {
-  override readonly name = 'WifiError';
+export class WpaCliError extends Error {
+  override readonly name = 'WpaCliError';
   /** The command as it was sent, with secrets masked (`set_network 0 psk ****`); '' when none. */
   readonly command: string;
   constructor(
-    readonly code: WifiErrorCode,
+    readonly code: WpaCliErrorCode,
     message: string,
     options?: { cause?: unknown; command?: string },
   ) {
@@ -34,3 +34,21 @@ export class WifiError extends Error {
     this.command = options?.command ?? '';
   }
 }
+
+/** True when `e` is a WpaCliError (with the given code, when one is given). */
+export function isWpaCliError(e: unknown, code?: WpaCliErrorCode): e is WpaCliError {
+  return e instanceof WpaCliError && (code === undefined || e.code === code);
+}
+
+/**
+ * @deprecated Renamed `WpaCliError` (the same class); this alias goes in 1.0.
+ * @alias
+ */
+export const WifiError = WpaCliError;
+/**
+ * @deprecated Renamed `WpaCliError` (the same class); this alias goes in 1.0.
+ * @alias
+ */
+export type WifiError = WpaCliError;
+/** @deprecated Renamed `WpaCliErrorCode`; this alias goes in 1.0. */
+export type WifiErrorCode = WpaCliErrorCode;

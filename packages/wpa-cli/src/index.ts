@@ -1,6 +1,8 @@
 // Typed wpa_cli client, reply parsers, byte-exact SSIDs and the station-profile rules.
 import './node-guard.js';
 
+// The logger every waved package accepts
+export type { Logger } from '@waved/internal';
 // Client: one wpa_cli run per call, every reply classified
 export {
   createWpaCli,
@@ -11,10 +13,16 @@ export {
   type WpaCliOptions,
 } from './client.js';
 // Errors
-export { WifiError, type WifiErrorCode } from './errors.js';
+export {
+  isWpaCliError,
+  WifiError,
+  type WifiErrorCode,
+  WpaCliError,
+  type WpaCliErrorCode,
+} from './errors.js';
 // Parser: list_networks
 export { type NetworkEntry, parseListNetworks } from './networks.js';
-// Profile rules (spec States B)
+// Station-profile rules: provisioning one network
 export {
   CONFIG_FILE_MODE,
   type ProvisionOptions,

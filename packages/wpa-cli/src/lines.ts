@@ -1,13 +1,16 @@
-import { WifiError } from './errors.js';
+import { WpaCliError } from './errors.js';
 
 /** Replies are at most 4 KiB (wpa_cli's buffer); anything near a megabyte is not a reply. */
 const MAX_REPLY_CHARS = 1024 * 1024;
 
 /** The lines of a reply without the final newline; rejects non-strings and absurd sizes. */
 export function replyLines(text: string, what: string): string[] {
-  if (typeof text !== 'string') throw new WifiError('WPA_CLI_PARSE', `${what}: reply must be a string`);
+  if (typeof text !== 'string') throw new WpaCliError('WPA_CLI_PARSE', `${what}: reply must be a string`);
   if (text.length > MAX_REPLY_CHARS) {
-    throw new WifiError('WPA_CLI_PARSE', `${what}: reply is ${text.length} characters, too long to be real`);
+    throw new WpaCliError(
+      'WPA_CLI_PARSE',
+      `${what}: reply is ${text.length} characters, too long to be real`,
+    );
   }
   const body = text.endsWith('\n') ? text.slice(0, -1) : text;
   return body === '' ? [] : body.split('\n');
@@ -20,7 +23,7 @@ export function keyValues(text: string, what: string): Record<string, string> {
     if (line === '') continue;
     const eq = line.indexOf('=');
     if (eq <= 0) {
-      throw new WifiError(
+      throw new WpaCliError(
         'WPA_CLI_PARSE',
         `${what}: line ${n + 1} is not key=value: ${JSON.stringify(line.slice(0, 80))}`,
       );
@@ -36,7 +39,10 @@ const INT = /^-?\d{1,10}$/;
 /** A decimal integer field, or a `WPA_CLI_PARSE` error naming it. */
 export function intField(value: string, what: string): number {
   if (!INT.test(value))
-    throw new WifiError('WPA_CLI_PARSE', `${what} is not an integer: ${JSON.stringify(value.slice(0, 40))}`);
+    throw new WpaCliError(
+      'WPA_CLI_PARSE',
+      `${what} is not an integer: ${JSON.stringify(value.slice(0, 40))}`,
+    );
   return Number.parseInt(value, 10);
 }
 
@@ -50,7 +56,7 @@ const FLAGS = /^(?:\[[^\]\t\n]*\])*$/;
 /** `[A][B-C]` -> `['A', 'B-C']`. */
 export function bracketFlags(text: string, what: string): string[] {
   if (!FLAGS.test(text))
-    throw new WifiError('WPA_CLI_PARSE', `${what}: malformed flags ${JSON.stringify(text.slice(0, 80))}`);
+    throw new WpaCliError('WPA_CLI_PARSE', `${what}: malformed flags ${JSON.stringify(text.slice(0, 80))}`);
   return text === '' ? [] : text.slice(1, -1).split('][');
 }
 

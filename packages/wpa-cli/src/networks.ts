@@ -1,4 +1,4 @@
-import { WifiError } from './errors.js';
+import { WpaCliError } from './errors.js';
 import { bracketFlags, intField, MAC, replyLines } from './lines.js';
 import { decodeSsid, formatSsid } from './ssid.js';
 
@@ -28,7 +28,7 @@ const LIST_NETWORKS_HEADER = 'network id / ssid / bssid / flags';
 export function parseListNetworks(text: string): NetworkEntry[] {
   const lines = replyLines(text, 'list_networks');
   if (lines[0] !== LIST_NETWORKS_HEADER) {
-    throw new WifiError(
+    throw new WpaCliError(
       'WPA_CLI_PARSE',
       `list_networks: expected the header "${LIST_NETWORKS_HEADER}", got ${JSON.stringify((lines[0] ?? '').slice(0, 80))}`,
     );
@@ -37,12 +37,16 @@ export function parseListNetworks(text: string): NetworkEntry[] {
   for (let n = 1; n < lines.length; n++) {
     const fields = lines[n]!.split('\t');
     if (fields.length !== 4) {
-      throw new WifiError('WPA_CLI_PARSE', `list_networks: line ${n + 1} has ${fields.length} fields, not 4`);
+      throw new WpaCliError(
+        'WPA_CLI_PARSE',
+        `list_networks: line ${n + 1} has ${fields.length} fields, not 4`,
+      );
     }
     const [id, ssidText, bssid, flagText] = fields as [string, string, string, string];
-    if (!/^\d+$/.test(id)) throw new WifiError('WPA_CLI_PARSE', `list_networks: line ${n + 1} has a bad id`);
+    if (!/^\d+$/.test(id))
+      throw new WpaCliError('WPA_CLI_PARSE', `list_networks: line ${n + 1} has a bad id`);
     if (bssid !== 'any' && !MAC.test(bssid)) {
-      throw new WifiError('WPA_CLI_PARSE', `list_networks: line ${n + 1} has a bad bssid`);
+      throw new WpaCliError('WPA_CLI_PARSE', `list_networks: line ${n + 1} has a bad bssid`);
     }
     const ssid = decodeSsid(ssidText);
     const flags = bracketFlags(flagText, `list_networks line ${n + 1}`);

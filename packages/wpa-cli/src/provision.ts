@@ -1,7 +1,8 @@
 import { chmod as fsChmod } from 'node:fs/promises';
+import type { Logger } from '@waved/internal';
 import { derivePsk, PskError } from '@waved/psk';
-import type { WpaCli, WpaCliLogger } from './client.js';
-import { WifiError } from './errors.js';
+import type { WpaCli } from './client.js';
+import { WpaCliError } from './errors.js';
 import { encodeSsidHex, formatSsid, ssidToBytes } from './ssid.js';
 
 export interface ProvisionOptions {
@@ -18,7 +19,7 @@ export interface ProvisionOptions {
   /** Changes a file's mode; defaults to `fs.promises.chmod`. */
   chmod?: (path: string, mode: number) => Promise<void>;
   /** Defaults to the client's logger. */
-  logger?: WpaCliLogger;
+  logger?: Logger;
 }
 
 export interface ProvisionResult {
@@ -39,11 +40,11 @@ const queues = new WeakMap<WpaCli, Promise<unknown>>();
 async function pskFor(ssid: Buffer, options: ProvisionOptions): Promise<string> {
   const { passphrase, psk } = options;
   if ((passphrase === undefined) === (psk === undefined)) {
-    throw new WifiError('WPA_CLI_ARGUMENT', 'give exactly one of passphrase or psk');
+    throw new WpaCliError('WPA_CLI_ARGUMENT', 'give exactly one of passphrase or psk');
   }
   if (psk !== undefined) {
     if (typeof psk !== 'string' || !HEX64.test(psk))
-      throw new WifiError('WPA_CLI_ARGUMENT', 'psk must be 64 hex digits');
+      throw new WpaCliError('WPA_CLI_ARGUMENT', 'psk must be 64 hex digits');
     return psk.toLowerCase();
   }
   try {
@@ -51,12 +52,12 @@ async function pskFor(ssid: Buffer, options: ProvisionOptions): Promise<string> 
   } catch (error) {
     // PskError messages never contain the passphrase.
     const message = error instanceof PskError ? error.message : 'the passphrase was refused';
-    throw new WifiError('WPA_CLI_ARGUMENT', message, { cause: error });
+    throw new WpaCliError('WPA_CLI_ARGUMENT', message, { cause: error });
   }
 }
 
 /**
- * Saves credentials for one network the way the spec's station rules require (States B):
+ * Saves credentials for one network by the station-profile rules:
  * reuse the profile with the same SSID bytes or add one; set its priority one above the saved
  * maximum; set the SSID as hex and the PSK as the 64-hex PBKDF2 key (the passphrase never leaves
  * this process); enable that profile only; `save_config`; chmod the file 0600; `reassociate`.
@@ -73,7 +74,7 @@ async function provisionNow(cli: WpaCli, options: ProvisionOptions): Promise<Pro
   const logger = options.logger ?? cli.logger;
   const chmod = options.chmod ?? fsChmod;
   if (typeof options.configPath !== 'string' || options.configPath === '') {
-    throw new WifiError('WPA_CLI_ARGUMENT', 'configPath must be the path of wpa_supplicant.conf');
+    throw new WpaCliError('WPA_CLI_ARGUMENT', 'configPath must be the path of wpa_supplicant.conf');
   }
   const ssid = ssidToBytes(options.ssid);
   const psk = await pskFor(ssid, options);
@@ -84,7 +85,7 @@ async function provisionNow(cli: WpaCli, options: ProvisionOptions): Promise<Pro
   for (const n of networks) {
     const value = await cli.getNetwork(n.id, 'priority');
     if (!/^-?\d{1,10}$/.test(value)) {
-      throw new WifiError(
+      throw new WpaCliError(
         'WPA_CLI_PARSE',
         `get_network ${n.id} priority: not an integer: ${JSON.stringify(value.slice(0, 20))}`,
       );
@@ -98,11 +99,11 @@ async function provisionNow(cli: WpaCli, options: ProvisionOptions): Promise<Pro
   let created = false;
   if (existing) {
     id = existing.id;
-    logger?.debug(`provision "${shown}": reusing network ${id}, priority ${priority}`);
+    logger?.debug?.(`provision "${shown}": reusing network ${id}, priority ${priority}`);
   } else {
     id = await cli.addNetwork();
     created = true;
-    logger?.debug(`provision "${shown}": added network ${id}, priority ${priority}`);
+    logger?.debug?.(`provision "${shown}": added network ${id}, priority ${priority}`);
   }
 
   try {
@@ -124,13 +125,13 @@ async function provisionNow(cli: WpaCli, options: ProvisionOptions): Promise<Pro
   try {
     await chmod(options.configPath, CONFIG_FILE_MODE);
   } catch (error) {
-    throw new WifiError(
+    throw new WpaCliError(
       'WPA_CLI_CONFIG_MODE',
       `saved, but could not set ${options.configPath} to mode 0600: ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
     );
   }
   await cli.reassociate();
-  logger?.debug(`provision "${shown}": network ${id} saved and enabled, reassociating`);
+  logger?.debug?.(`provision "${shown}": network ${id} saved and enabled, reassociating`);
   return { id, created, priority };
 }

@@ -1,4 +1,4 @@
-import { WifiError } from './errors.js';
+import { WpaCliError } from './errors.js';
 import { bracketFlags, intField, MAC, replyLines } from './lines.js';
 import { decodeSsid, formatSsid } from './ssid.js';
 
@@ -75,7 +75,7 @@ export function securityOf(flags: readonly string[]): { security: ScanSecurity; 
 export function parseScanResults(text: string): ScanResult[] {
   const lines = replyLines(text, 'scan_results');
   if (lines[0] !== SCAN_RESULTS_HEADER) {
-    throw new WifiError(
+    throw new WpaCliError(
       'WPA_CLI_PARSE',
       `scan_results: expected the header "${SCAN_RESULTS_HEADER}", got ${JSON.stringify((lines[0] ?? '').slice(0, 80))}`,
     );
@@ -84,10 +84,14 @@ export function parseScanResults(text: string): ScanResult[] {
   for (let n = 1; n < lines.length; n++) {
     const fields = lines[n]!.split('\t');
     if (fields.length !== 5) {
-      throw new WifiError('WPA_CLI_PARSE', `scan_results: line ${n + 1} has ${fields.length} fields, not 5`);
+      throw new WpaCliError(
+        'WPA_CLI_PARSE',
+        `scan_results: line ${n + 1} has ${fields.length} fields, not 5`,
+      );
     }
     const [bssid, freq, level, flagText, ssidText] = fields as [string, string, string, string, string];
-    if (!MAC.test(bssid)) throw new WifiError('WPA_CLI_PARSE', `scan_results: line ${n + 1} has a bad bssid`);
+    if (!MAC.test(bssid))
+      throw new WpaCliError('WPA_CLI_PARSE', `scan_results: line ${n + 1} has a bad bssid`);
     const frequency = intField(freq, `scan_results line ${n + 1} frequency`);
     const flags = bracketFlags(flagText, `scan_results line ${n + 1}`);
     const ssid = decodeSsid(ssidText);

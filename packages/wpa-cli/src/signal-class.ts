@@ -1,4 +1,4 @@
-import { WifiError } from './errors.js';
+import { WpaCliError } from './errors.js';
 
 /** Signal classes shown on the Wi-Fi screen. */
 export type SignalClass = 'excellent' | 'good' | 'fair' | 'weak';
@@ -13,7 +13,7 @@ export const SIGNAL_FAIR_DBM = -70;
 /** Classifies an RSSI in dBm (from `signal_poll`) as excellent >= -50, good >= -60, fair >= -70, else weak. */
 export function classifySignal(rssi: number): SignalClass {
   if (typeof rssi !== 'number' || Number.isNaN(rssi)) {
-    throw new WifiError('WPA_CLI_ARGUMENT', `RSSI must be a number of dBm, got ${String(rssi)}`);
+    throw new WpaCliError('WPA_CLI_ARGUMENT', `RSSI must be a number of dBm, got ${String(rssi)}`);
   }
   if (rssi >= SIGNAL_EXCELLENT_DBM) return 'excellent';
   if (rssi >= SIGNAL_GOOD_DBM) return 'good';

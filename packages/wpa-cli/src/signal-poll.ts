@@ -1,4 +1,4 @@
-import { WifiError } from './errors.js';
+import { WpaCliError } from './errors.js';
 import { keyValues, optInt } from './lines.js';
 
 /** The reply of `wpa_cli signal_poll`. */
@@ -24,7 +24,7 @@ export interface SignalPoll {
 export function parseSignalPoll(text: string): SignalPoll {
   const raw = keyValues(text, 'signal_poll');
   const rssi = optInt(raw.RSSI, 'signal_poll RSSI');
-  if (rssi === undefined) throw new WifiError('WPA_CLI_PARSE', 'signal_poll: reply has no RSSI line');
+  if (rssi === undefined) throw new WpaCliError('WPA_CLI_PARSE', 'signal_poll: reply has no RSSI line');
   const out: SignalPoll = { rssi, raw };
   const set = <K extends keyof SignalPoll>(k: K, v: SignalPoll[K] | undefined) => {
     if (v !== undefined) out[k] = v;

@@ -1,4 +1,4 @@
-import { WifiError } from './errors.js';
+import { WpaCliError } from './errors.js';
 
 /** IEEE 802.11 §9.4.2.2: an SSID is 0 to 32 octets (0 only in a scan result of a hidden network). */
 export const SSID_MAX_BYTES = 32;
@@ -23,10 +23,10 @@ function hexValue(c: number): number {
  * 32 bytes) is a `WPA_CLI_PARSE` error rather than a guess.
  */
 export function decodeSsid(text: string): Buffer {
-  if (typeof text !== 'string') throw new WifiError('WPA_CLI_PARSE', 'SSID text must be a string');
+  if (typeof text !== 'string') throw new WpaCliError('WPA_CLI_PARSE', 'SSID text must be a string');
   // Longest legal form: 32 bytes as \xNN.
   if (text.length > SSID_MAX_BYTES * 4) {
-    throw new WifiError(
+    throw new WpaCliError(
       'WPA_CLI_PARSE',
       `encoded SSID is ${text.length} characters; at most 128 are possible`,
     );
@@ -36,12 +36,12 @@ export function decodeSsid(text: string): Buffer {
     const c = text.charCodeAt(i);
     if (c !== 0x5c) {
       if (c < 0x20 || c > 0x7e) {
-        throw new WifiError(
+        throw new WpaCliError(
           'WPA_CLI_PARSE',
           `encoded SSID has a raw character U+${c.toString(16).padStart(4, '0')} at ${i}; printf_encode escapes it`,
         );
       }
-      if (c === 0x22) throw new WifiError('WPA_CLI_PARSE', `encoded SSID has an unescaped '"' at ${i}`);
+      if (c === 0x22) throw new WpaCliError('WPA_CLI_PARSE', `encoded SSID has an unescaped '"' at ${i}`);
       out.push(c);
     } else {
       const e = text[i + 1];
@@ -68,21 +68,21 @@ export function decodeSsid(text: string): Buffer {
           const hi = hexValue(text.charCodeAt(i + 2));
           const lo = hexValue(text.charCodeAt(i + 3));
           if (hi < 0 || lo < 0) {
-            throw new WifiError('WPA_CLI_PARSE', `encoded SSID has '\\x' without two hex digits at ${i}`);
+            throw new WpaCliError('WPA_CLI_PARSE', `encoded SSID has '\\x' without two hex digits at ${i}`);
           }
           out.push((hi << 4) | lo);
           i += 2;
           break;
         }
         case undefined:
-          throw new WifiError('WPA_CLI_PARSE', 'encoded SSID ends with a lone backslash');
+          throw new WpaCliError('WPA_CLI_PARSE', 'encoded SSID ends with a lone backslash');
         default:
-          throw new WifiError('WPA_CLI_PARSE', `encoded SSID has an unknown escape '\\${e}' at ${i}`);
+          throw new WpaCliError('WPA_CLI_PARSE', `encoded SSID has an unknown escape '\\${e}' at ${i}`);
       }
       i += 1;
     }
     if (out.length > SSID_MAX_BYTES) {
-      throw new WifiError('WPA_CLI_PARSE', `encoded SSID decodes to more than ${SSID_MAX_BYTES} bytes`);
+      throw new WpaCliError('WPA_CLI_PARSE', `encoded SSID decodes to more than ${SSID_MAX_BYTES} bytes`);
     }
   }
   return Buffer.from(out);
@@ -93,9 +93,9 @@ export function ssidToBytes(ssid: string | Uint8Array): Buffer {
   let bytes: Buffer;
   if (typeof ssid === 'string') bytes = Buffer.from(ssid, 'utf8');
   else if (ssid instanceof Uint8Array) bytes = Buffer.from(ssid.buffer, ssid.byteOffset, ssid.byteLength);
-  else throw new WifiError('WPA_CLI_ARGUMENT', 'SSID must be a string or a Uint8Array');
+  else throw new WpaCliError('WPA_CLI_ARGUMENT', 'SSID must be a string or a Uint8Array');
   if (bytes.length < 1 || bytes.length > SSID_MAX_BYTES) {
-    throw new WifiError(
+    throw new WpaCliError(
       'WPA_CLI_ARGUMENT',
       `SSID is ${bytes.length} bytes; it must be 1 to ${SSID_MAX_BYTES}`,
     );
@@ -177,9 +177,9 @@ export function formatSsid(ssid: Uint8Array): string {
 
 /** The inverse of `formatSsid`: `\\` and `\xNN` are bytes, every other character its UTF-8. */
 export function parseFormattedSsid(text: string): Buffer {
-  if (typeof text !== 'string') throw new WifiError('WPA_CLI_PARSE', 'formatted SSID must be a string');
+  if (typeof text !== 'string') throw new WpaCliError('WPA_CLI_PARSE', 'formatted SSID must be a string');
   if (text.length > SSID_MAX_BYTES * 4) {
-    throw new WifiError(
+    throw new WpaCliError(
       'WPA_CLI_PARSE',
       `formatted SSID is ${text.length} characters; at most 128 are possible`,
     );
@@ -195,21 +195,21 @@ export function parseFormattedSsid(text: string): Buffer {
         out.push(Number.parseInt(text.slice(i + 2, i + 4), 16));
         i += 4;
       } else {
-        throw new WifiError(
+        throw new WpaCliError(
           'WPA_CLI_PARSE',
           `formatted SSID has a backslash that is neither \\\\ nor \\xNN at ${i}`,
         );
       }
     } else {
       if (cp >= 0xd800 && cp <= 0xdfff) {
-        throw new WifiError('WPA_CLI_PARSE', `formatted SSID has a lone UTF-16 surrogate at ${i}`);
+        throw new WpaCliError('WPA_CLI_PARSE', `formatted SSID has a lone UTF-16 surrogate at ${i}`);
       }
       const ch = String.fromCodePoint(cp);
       for (const b of Buffer.from(ch, 'utf8')) out.push(b);
       i += ch.length;
     }
     if (out.length > SSID_MAX_BYTES) {
-      throw new WifiError('WPA_CLI_PARSE', `formatted SSID is more than ${SSID_MAX_BYTES} bytes`);
+      throw new WpaCliError('WPA_CLI_PARSE', `formatted SSID is more than ${SSID_MAX_BYTES} bytes`);
     }
   }
   return Buffer.from(out);

@@ -1,4 +1,4 @@
-import { WifiError } from './errors.js';
+import { WpaCliError } from './errors.js';
 import { intField, keyValues, MAC, optInt } from './lines.js';
 import { decodeSsid, formatSsid } from './ssid.js';
 
@@ -61,11 +61,11 @@ export interface WpaStatus {
 export function parseStatus(text: string): WpaStatus {
   const raw = keyValues(text, 'status');
   const state = raw.wpa_state;
-  if (state === undefined) throw new WifiError('WPA_CLI_PARSE', 'status: reply has no wpa_state line');
+  if (state === undefined) throw new WpaCliError('WPA_CLI_PARSE', 'status: reply has no wpa_state line');
   if (!STATES.has(state))
-    throw new WifiError('WPA_CLI_PARSE', `status: unknown wpa_state ${JSON.stringify(state.slice(0, 40))}`);
+    throw new WpaCliError('WPA_CLI_PARSE', `status: unknown wpa_state ${JSON.stringify(state.slice(0, 40))}`);
   if (raw.bssid !== undefined && !MAC.test(raw.bssid)) {
-    throw new WifiError(
+    throw new WpaCliError(
       'WPA_CLI_PARSE',
       `status: bssid is not a MAC address: ${JSON.stringify(raw.bssid.slice(0, 40))}`,
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWpaCli, WifiError, type WifiErrorCode } from '../src/index.js';
+import { createWpaCli, WpaCliError, type WpaCliErrorCode } from '../src/index.js';
 import { scriptedRunner } from './helpers/fake-runner.js';
 import { fixture } from './helpers/fixtures.js';
 
@@ -51,7 +51,7 @@ describe('createWpaCli: argv', () => {
 
 describe('createWpaCli: every reply is classified', () => {
   // stdout/stderr/exit codes as the real wpa_cli 2.10 produced them (lab.md §1, fixtures/exit-codes.txt)
-  const cases: Array<[string, Parameters<typeof scriptedRunner>[0][number], WifiErrorCode]> = [
+  const cases: Array<[string, Parameters<typeof scriptedRunner>[0][number], WpaCliErrorCode]> = [
     ['FAIL (exit 0)', fixture('set-network-fail'), 'WPA_CLI_FAIL'],
     ['FAIL-BUSY (exit 0)', fixture('scan-busy'), 'WPA_CLI_FAIL_BUSY'],
     ['UNKNOWN COMMAND from the daemon (exit 0)', fixture('unknown-command'), 'WPA_CLI_UNKNOWN_COMMAND'],
@@ -88,9 +88,9 @@ describe('createWpaCli: every reply is classified', () => {
     const error = await cliWith(run)
       .scan()
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(WifiError);
-    expect((error as WifiError).code).toBe(code);
-    expect((error as WifiError).command).toBe('scan');
+    expect(error).toBeInstanceOf(WpaCliError);
+    expect((error as WpaCliError).code).toBe(code);
+    expect((error as WpaCliError).command).toBe('scan');
   });
 
   it('a runner that cannot start wpa_cli gives WPA_CLI_SPAWN with the cause', async () => {
@@ -233,7 +233,7 @@ describe('createWpaCli: logging', () => {
       logger: { debug: (m, f) => lines.push(m + JSON.stringify(f ?? {})) },
     });
     await cli.setNetwork(0, 'psk', psk);
-    const error = (await cli.setNetwork(0, 'psk', psk).catch((e: unknown) => e)) as WifiError;
+    const error = (await cli.setNetwork(0, 'psk', psk).catch((e: unknown) => e)) as WpaCliError;
     expect(error.code).toBe('WPA_CLI_FAIL');
     expect(error.message).toContain('psk ****');
     expect(error.message).not.toContain(psk);
@@ -243,5 +243,20 @@ describe('createWpaCli: logging', () => {
     expect(lines.join('\n')).not.toContain(psk);
     // the real value did reach wpa_cli
     expect(run.calls[0]!.args.at(-1)).toBe(psk);
+  });
+
+  it('takes any shared Logger: one without debug stays silent, and a class-based one keeps its this', async () => {
+    const infoOnly = { info: (m: string) => expect.unreachable(m) };
+    await createWpaCli({ iface: 'wl0', run: scriptedRunner(['OK\n']), logger: infoOnly }).reassociate();
+
+    class Collecting {
+      readonly lines: string[] = [];
+      debug(message: string) {
+        this.lines.push(message);
+      }
+    }
+    const logger = new Collecting();
+    await createWpaCli({ iface: 'wl0', run: scriptedRunner(['OK\n']), logger }).reassociate();
+    expect(logger.lines).toEqual([expect.stringMatching(/^wpa_cli reassociate -> ok/)]);
   });
 });

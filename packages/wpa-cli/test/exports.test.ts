@@ -1,11 +1,13 @@
 import { expect, it } from 'vitest';
 import {
   classifySignal,
+  isWpaCliError,
   SIGNAL_EXCELLENT_DBM,
   SIGNAL_FAIR_DBM,
   SIGNAL_GOOD_DBM,
   WifiError,
-  type WifiErrorCode,
+  WpaCliError,
+  type WpaCliErrorCode,
 } from '../src/index.js';
 
 it('exports exactly the public API', async () => {
@@ -18,12 +20,14 @@ it('exports exactly the public API', async () => {
       "SIGNAL_GOOD_DBM",
       "SSID_MAX_BYTES",
       "WifiError",
+      "WpaCliError",
       "bandOf",
       "classifySignal",
       "createWpaCli",
       "decodeSsid",
       "encodeSsidHex",
       "formatSsid",
+      "isWpaCliError",
       "maskCommand",
       "parseFormattedSsid",
       "parseListNetworks",
@@ -37,7 +41,7 @@ it('exports exactly the public API', async () => {
   `);
 });
 
-const codes: WifiErrorCode[] = [
+const codes: WpaCliErrorCode[] = [
   'WPA_CLI_FAIL',
   'WPA_CLI_FAIL_BUSY',
   'WPA_CLI_UNKNOWN_COMMAND',
@@ -49,15 +53,31 @@ const codes: WifiErrorCode[] = [
   'WPA_CLI_ARGUMENT',
   'WPA_CLI_CONFIG_MODE',
 ];
-it.each(codes.map((c) => [c]))('WifiError carries code %s, its cause and the masked command', (code) => {
+it.each(codes.map((c) => [c]))('WpaCliError carries code %s, its cause and the masked command', (code) => {
   const cause = new Error('inner');
-  const e = new WifiError(code, 'msg', { cause, command: 'set_network 0 psk ****' });
+  const e = new WpaCliError(code, 'msg', { cause, command: 'set_network 0 psk ****' });
   expect(e).toBeInstanceOf(Error);
-  expect(e.name).toBe('WifiError');
+  expect(e.name).toBe('WpaCliError');
   expect(e.code).toBe(code);
   expect(e.cause).toBe(cause);
   expect(e.command).toBe('set_network 0 psk ****');
-  expect(new WifiError(code, 'no cause').cause).toBeUndefined();
+  expect(new WpaCliError(code, 'no cause').cause).toBeUndefined();
+  expect(e.code).toMatch(/^WPA_CLI_/);
+  expect(isWpaCliError(e)).toBe(true);
+  expect(isWpaCliError(e, code)).toBe(true);
+  expect(
+    isWpaCliError(
+      e,
+      codes.find((c) => c !== code),
+    ),
+  ).toBe(false);
+  expect(isWpaCliError(Object.assign(new Error('msg'), { code }))).toBe(false);
+});
+
+it('keeps WifiError, the name before 0.2, as the same class', () => {
+  expect(WifiError).toBe(WpaCliError);
+  expect(new WifiError('WPA_CLI_FAIL', 'msg')).toBeInstanceOf(WpaCliError);
+  expect(isWpaCliError(new WifiError('WPA_CLI_FAIL', 'msg'), 'WPA_CLI_FAIL')).toBe(true);
 });
 
 it.each([

@@ -7,7 +7,7 @@ import {
   parseSignalPoll,
   parseStatus,
   securityOf,
-  WifiError,
+  WpaCliError,
 } from '../src/index.js';
 import { fixture } from './helpers/fixtures.js';
 
@@ -260,14 +260,14 @@ describe('every parser treats its input as hostile', () => {
     ['parseSignalPoll', parseSignalPoll],
     ['parseListNetworks', parseListNetworks],
     ['parseScanResults', parseScanResults],
-  ] as const)('%s returns a value or a WifiError, nothing else', (_, parse) => {
+  ] as const)('%s returns a value or a WpaCliError, nothing else', (_, parse) => {
     fc.assert(
       fc.property(text, (t) => {
         try {
           parse(t);
         } catch (error) {
-          expect(error).toBeInstanceOf(WifiError);
-          expect((error as WifiError).code).toBe('WPA_CLI_PARSE');
+          expect(error).toBeInstanceOf(WpaCliError);
+          expect((error as WpaCliError).code).toBe('WPA_CLI_PARSE');
         }
       }),
       { numRuns: 800 },

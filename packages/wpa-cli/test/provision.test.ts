@@ -1,6 +1,6 @@
 import { derivePskSync } from '@waved/psk';
 import { describe, expect, it } from 'vitest';
-import { createWpaCli, provisionNetwork, WifiError } from '../src/index.js';
+import { createWpaCli, provisionNetwork, WpaCliError } from '../src/index.js';
 import { fakeSupplicant } from './helpers/fake-supplicant.js';
 
 const PASS = 'correct horse battery';
@@ -127,8 +127,8 @@ describe('provisionNetwork (profile rules, spec States B)', () => {
   ])('refuses %j (%s) before running wpa_cli, without echoing a secret', async (opts) => {
     const { sup, cli, chmod } = setup();
     const error = await provisionNetwork(cli, { configPath: '/c', chmod, ...opts }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(WifiError);
-    expect((error as WifiError).code).toBe('WPA_CLI_ARGUMENT');
+    expect(error).toBeInstanceOf(WpaCliError);
+    expect((error as WpaCliError).code).toBe('WPA_CLI_ARGUMENT');
     if ('passphrase' in opts && opts.passphrase)
       expect((error as Error).message).not.toContain(opts.passphrase);
     expect(sup.commands).toEqual([]);

@@ -84,7 +84,7 @@ lab.describe('against the real wpa_supplicant 2.10 (-D wired on a veth in a netn
     logs.length = 0;
   });
 
-  it('answers status, and each kind of refusal comes back as its WifiError code', async () => {
+  it('answers status, and each kind of refusal comes back as its WpaCliError code', async () => {
     const status = await cli.status();
     expect(status.wpaState).toBe('DISCONNECTED');
     expect(status.address).toMatch(/^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/);

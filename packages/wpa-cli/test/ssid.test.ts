@@ -6,7 +6,7 @@ import {
   formatSsid,
   parseFormattedSsid,
   parseListNetworks,
-  WifiError,
+  WpaCliError,
 } from '../src/index.js';
 import { fixture } from './helpers/fixtures.js';
 import { printfEncode } from './helpers/printf-encode.js';
@@ -63,14 +63,14 @@ describe('decodeSsid', () => {
     expect(() => decodeSsid(text)).toThrow(expect.objectContaining({ code: 'WPA_CLI_PARSE' }));
   });
 
-  it('throws nothing but WifiError on arbitrary input', () => {
+  it('throws nothing but WpaCliError on arbitrary input', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 200, unit: 'binary' }), (text) => {
         try {
           const out = decodeSsid(text);
           expect(out.length).toBeLessThanOrEqual(32);
         } catch (error) {
-          expect(error).toBeInstanceOf(WifiError);
+          expect(error).toBeInstanceOf(WpaCliError);
         }
       }),
       { numRuns: 1000 },

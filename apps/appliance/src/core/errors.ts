@@ -6,12 +6,15 @@ export type ApplianceErrorCode =
   | 'APPLIANCE_RADIO_STEP'
   /** A message catalog holds a pattern that does not parse (caught by the catalog tests). */
   | 'APPLIANCE_MESSAGE_PATTERN'
+  | 'APPLIANCE_PROFILE'
+  | 'APPLIANCE_STATION_CONFIG'
   | 'SNTP_TIMEOUT'
   | 'SNTP_BAD_PACKET'
   | 'SNTP_KISS_OF_DEATH'
   | 'SNTP_UNSYNCHRONISED'
   | 'SNTP_BEFORE_FLOOR'
-  | 'SNTP_NO_SERVER';
+  | 'SNTP_NO_SERVER'
+  | 'SNTP_UNCONFIRMED';
 
 // A plain field rather than a parameter property: the module loads under Node's type stripping
 // too (the tests' child processes import the portal, and so this file, from source).

@@ -101,9 +101,12 @@ export function createSimRadio(options: SimRadioOptions = {}): SimRadio {
     }, ms);
     pending.add(h);
   };
+  /** A rescan after a scan that found no enabled profile is pending. */
+  let rescanning = false;
   const cancelAll = () => {
     for (const h of pending) timers.clearTimeout(h);
     pending.clear();
+    rescanning = false;
   };
   const emit = (e: StationEvent) => {
     for (const l of [...listeners]) l(e);
@@ -147,7 +150,15 @@ export function createSimRadio(options: SimRadioOptions = {}): SimRadio {
       .sort((a, b) => b.p.priority - a.p.priority || b.net.signal - a.net.signal);
     const best = candidates[0];
     if (!best) {
-      if (profiles.some((p) => !p.disabled)) later(associationDelayMs, () => emit({ type: 'not-found' }));
+      // Like wpa_supplicant: each scan that finds no enabled profile says so, and it scans again.
+      if (profiles.some((p) => !p.disabled) && !rescanning) {
+        rescanning = true;
+        later(associationDelayMs, () => {
+          rescanning = false;
+          emit({ type: 'not-found' });
+          select();
+        });
+      }
       return;
     }
     link = { ssid: best.p.ssid, state: 'ASSOCIATING', ip: null };

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import { tempDir } from '@waved/test-lab';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createFileStore } from '../../src/adapters/system/files.js';
 import { type ProvisioningState, StateBus } from '../../src/core/bus.js';
 import { createLogger } from '../../src/core/log/logger.js';
+import type { StationEvent } from '../../src/core/ports/radio.js';
 import { createProvisioningController, type PortalHandle } from '../../src/domain/provisioning/controller.js';
 import { createSimRadio, type SimNetwork, type SimRadio } from '../../src/sim/radio.js';
 
@@ -69,6 +71,19 @@ function setup(opts: { faults?: [string, Fault][]; portalFails?: boolean } = {})
     dhcpDelayMs: 200,
   });
   const radio = fakeRadio(sim, calls, faults, configPath);
+  // Station events the test adds to the sim's own (wpa_supplicant's unsolicited messages).
+  const listeners = new Set<(e: StationEvent) => void>();
+  radio.onEvent = (fn) => {
+    listeners.add(fn);
+    const off = sim.onEvent(fn);
+    return () => {
+      listeners.delete(fn);
+      off();
+    };
+  };
+  const stationEvent = (e: StationEvent) => {
+    for (const fn of [...listeners]) fn(e);
+  };
   const lines: string[] = [];
   const { logger, secrets } = createLogger({ level: 5, write: (l) => lines.push(l) });
   // like the CLI: every state is logged (the redacting reporter must mask the AP passphrase)
@@ -81,6 +96,7 @@ function setup(opts: { faults?: [string, Fault][]; portalFails?: boolean } = {})
   const restarts: unknown[] = [];
   let portalOpen = 0;
   const controller = createProvisioningController({
+    files: createFileStore(),
     bus,
     radio,
     station: radio,
@@ -118,6 +134,7 @@ function setup(opts: { faults?: [string, Fault][]; portalFails?: boolean } = {})
     lines,
     wifi,
     restarts,
+    stationEvent,
     portalOpen: () => portalOpen,
     dir,
     last: () => states.at(-1)!,
@@ -330,6 +347,18 @@ describe('saving and connecting', () => {
     await until(() => ctx.last().state === 'Failed');
     expect(ctx.last()).toMatchObject({ reason: 'network-not-found' });
     expect(fs.existsSync(ctx.configPath)).toBe(true);
+  });
+
+  it('one scan that misses the network does not fail the join; the network is joined', async () => {
+    ctx = setup();
+    await openAp();
+    submit('Home', 'correct horse');
+    await until(() => ctx.last().state === 'Connecting');
+    // wpa_supplicant's first scan after the AP comes down misses the network, the next finds it.
+    await until(() => ctx.calls.includes('provision'));
+    ctx.stationEvent({ type: 'not-found' });
+    await until(() => ctx.last().state !== 'Connecting');
+    expect(ctx.last()).toMatchObject({ state: 'Connected', ssid: 'Home' });
   });
 
   it('no DHCP lease gives Failed{no-address}', async () => {

@@ -2,6 +2,7 @@ import dgram from 'node:dgram';
 import fs from 'node:fs';
 import { freePort, needs, tempDir } from '@waved/test-lab';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createFileStore } from '../../src/adapters/system/files.js';
 import { createSystemRadio } from '../../src/adapters/system/radio.js';
 import { type CommandRunner, runCommand } from '../../src/adapters/system/runner.js';
 import { type ProvisioningState, StateBus } from '../../src/core/bus.js';
@@ -57,6 +58,7 @@ async function run(options: { dnsBusy?: boolean; dhcpBusy?: boolean; hostapdConf
   bus.on('ProvisioningState', (s) => states.push(s));
   const configPath = dir.join(`hostapd-${dnsPort}.conf`);
   const controller = createProvisioningController({
+    files: createFileStore(),
     bus,
     radio,
     station,

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +13,7 @@ import {
   waitFor,
 } from '@waved/test-lab';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildCli } from '../helpers/build.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -34,12 +34,10 @@ lab.describe('namespace lab: phone -> setup network -> form -> real wpa_supplica
   const wpaConf = dir.join('wpa_supplicant.conf');
   const runDir = dir.join('run');
   const hostapdConf = dir.join('waved-hostapd.conf');
+  const profile = dir.join('device.toml');
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [path.join(root, '../../node_modules/tsup/dist/cli-default.js')], {
-      cwd: root,
-      stdio: 'ignore',
-    });
+    buildCli();
     ap = await createNetns('wvap');
     phone = await createNetns('wvph');
     await createVethPair({ ns: ap, name: 'ap0' }, { ns: phone, name: 'ph0' });
@@ -64,11 +62,13 @@ lab.describe('namespace lab: phone -> setup network -> form -> real wpa_supplica
       ].join('\n'),
       { mode: 0o700 },
     );
+    // every other path of the profile inside the test directory too
+    fs.writeFileSync(profile, `[paths]\ndata_dir = "${dir.join('data')}"\n`);
     waved = startPeer('ip', [
       ...['netns', 'exec', ap.name, process.execPath, path.join(root, 'bin/waved.js'), 'start'],
       ...['--iface', 'ap0', '--wpa-driver', 'wired', '--hostapd-driver', 'wired'],
       ...['--wpa-config', wpaConf, '--ctrl-dir', dir.join('ctrl'), '--run-dir', runDir],
-      ...['--hostapd-config', hostapdConf, '--config', dir.join('config.toml')],
+      ...['--hostapd-config', hostapdConf, '--config', dir.join('config.toml'), '--profile', profile],
       ...['--setup-on-start', '--scan-wait', '200', '--association-timeout', '3000'],
       ...['--no-screen', '--log-level', '5', '--exit-after', '90000'],
     ]);

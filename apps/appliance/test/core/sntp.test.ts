@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import { freePort, killPid, needs, readPidFile, startPeer, tempDir, waitFor } from '@waved/test-lab';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRunnerClock } from '../../src/adapters/system/clock.js';
+import { createUdpSocket } from '../../src/adapters/system/udp.js';
 import { ApplianceError } from '../../src/core/errors.js';
 import { createSntpClient } from '../../src/domain/sntp/client.js';
 import {
@@ -15,7 +17,11 @@ import {
 } from '../../src/domain/sntp/packet.js';
 
 /** A UDP responder that answers each request with a reply built by `craft` (or several, or none). */
-async function responder(craft: (request: NtpPacket) => (NtpPacket | Buffer)[]) {
+async function responder(
+  craft: (request: NtpPacket) => (NtpPacket | Buffer)[],
+  address = '127.0.0.1',
+  port = 0,
+) {
   const socket = dgram.createSocket('udp4');
   socket.on('message', (msg, rinfo) => {
     const request = decode(msg).value;
@@ -24,7 +30,7 @@ async function responder(craft: (request: NtpPacket) => (NtpPacket | Buffer)[]) 
       socket.send(out, rinfo.port, rinfo.address);
     }
   });
-  await new Promise<void>((r) => socket.bind(0, '127.0.0.1', r));
+  await new Promise<void>((r) => socket.bind(port, address, r));
   return { port: socket.address().port, close: () => socket.close() };
 }
 
@@ -107,7 +113,13 @@ describe('SNTP client against crafted replies', () => {
     return `127.0.0.1:${r.port}`;
   };
   const client = (server: string, extra: Partial<Parameters<typeof createSntpClient>[0]> = {}) =>
-    createSntpClient({ servers: [server], timeoutMs: 400, setClock: async () => {}, ...extra });
+    createSntpClient({
+      servers: [server],
+      timeoutMs: 400,
+      setClock: async () => {},
+      createSocket: createUdpSocket,
+      ...extra,
+    });
 
   it('accepts a valid reply and computes the offset', async () => {
     const s = await serve((rq) => [goodReply(rq)]);
@@ -210,6 +222,7 @@ describe('SNTP client against crafted replies', () => {
       servers: [bad, good],
       timeoutMs: 400,
       setClock: async (d) => void set.push(d),
+      createSocket: createUdpSocket,
     });
     const r = await c.sync();
     expect(r.server).toBe(good);
@@ -223,15 +236,97 @@ describe('SNTP client against crafted replies', () => {
     const c = createSntpClient({
       servers: [s],
       timeoutMs: 400,
-      run: async (file, args) => {
+      createSocket: createUdpSocket,
+      setClock: createRunnerClock(async (file, args) => {
         calls.push([file, ...args]);
-        return { stdout: '', stderr: '', code: 0 as number | null };
-      },
+        return { stdout: '', stderr: '', code: 0, timedOut: false, signal: null };
+      }),
     });
     await c.sync();
     expect(calls).toHaveLength(1);
     expect(calls[0]!.slice(0, 3)).toEqual(['date', '-u', '-s']);
     expect(Number(calls[0]![3]!.slice(1)) * 1000).toBeCloseTo(Date.now() + 5_000, -3);
+  });
+});
+
+describe('a step of more than 24 h needs two agreeing sources', () => {
+  const servers: { close(): void }[] = [];
+  afterAll(() => {
+    for (const s of servers) s.close();
+  });
+  const YEARS = 10 * 365 * 24 * 3_600_000;
+  /** A server whose clock is `aheadMs` ahead of ours. */
+  const serveAhead = async (aheadMs: number) => {
+    const r = await responder((rq) => {
+      const t = unixMsToNtp(Date.now() + aheadMs);
+      return [goodReply(rq, { receiveTimestamp: t, transmitTimestamp: t, referenceTimestamp: t })];
+    });
+    servers.push(r);
+    return `127.0.0.1:${r.port}`;
+  };
+  const clientFor = (list: string[], extra: Partial<Parameters<typeof createSntpClient>[0]> = {}) => {
+    const set: Date[] = [];
+    const c = createSntpClient({
+      servers: list,
+      timeoutMs: 400,
+      createSocket: createUdpSocket,
+      setClock: async (d) => void set.push(d),
+      ...extra,
+    });
+    return { c, set };
+  };
+
+  it('a single hostile server cannot push the clock years ahead (attack)', async () => {
+    const hostile = await serveAhead(YEARS);
+    const { c, set } = clientFor([hostile]);
+    await expectCode(c.sync(), 'SNTP_UNCONFIRMED');
+    expect(set).toHaveLength(0);
+  });
+
+  it('a hostile server is outvoted by an honest one: the small step wins', async () => {
+    const hostile = await serveAhead(YEARS);
+    const honest = await serveAhead(2_000);
+    const { c, set } = clientFor([hostile, honest]);
+    expect((await c.sync()).server).toBe(honest);
+    expect(Math.abs(set[0]!.getTime() - (Date.now() + 2_000))).toBeLessThan(1_000);
+  });
+
+  it('two servers that agree on a large step set it (a device without RTC after boot)', async () => {
+    const a = await serveAhead(3 * 24 * 3_600_000);
+    const b = await serveAhead(3 * 24 * 3_600_000 + 5_000);
+    const { c, set } = clientFor([a, b]);
+    await c.sync();
+    expect(set).toHaveLength(1);
+    expect(set[0]!.getTime() - Date.now()).toBeGreaterThan(2.9 * 24 * 3_600_000);
+  });
+
+  it("the cloud's HTTPS Date confirms a large step; a Date that disagrees does not", async () => {
+    const ahead = 40 * 24 * 3_600_000;
+    const s = await serveAhead(ahead);
+    const agreeing = clientFor([s], { secondSource: async () => new Date(Date.now() + ahead + 3_000) });
+    await agreeing.c.sync();
+    expect(agreeing.set).toHaveLength(1);
+    const disagreeing = clientFor([s], { secondSource: async () => new Date() });
+    await expectCode(disagreeing.c.sync(), 'SNTP_UNCONFIRMED');
+    expect(disagreeing.set).toHaveLength(0);
+  });
+
+  it('each address of a name is its own source: two agreeing addresses confirm a large step', async () => {
+    const craft = (rq: NtpPacket) => {
+      const t = unixMsToNtp(Date.now() + YEARS);
+      return [goodReply(rq, { receiveTimestamp: t, transmitTimestamp: t, referenceTimestamp: t })];
+    };
+    const one = await responder(craft, '127.0.0.1');
+    const two = await responder(craft, '127.0.0.2', one.port);
+    servers.push(one, two);
+    const single = clientFor(['pool.example'], { resolveHost: async () => ['127.0.0.1'], port: one.port });
+    await expectCode(single.c.sync(), 'SNTP_UNCONFIRMED');
+    const pool = clientFor(['pool.example'], {
+      resolveHost: async () => ['127.0.0.1', '127.0.0.2'],
+      port: one.port,
+    });
+    await pool.c.sync();
+    expect(pool.set).toHaveLength(1);
   });
 });
 
@@ -290,6 +385,7 @@ lab.describe('SNTP client against chronyd on loopback (lab.md §8)', () => {
       servers: [`127.0.0.1:${port}`],
       timeoutMs: 1000,
       setClock: async (d) => void set.push(d),
+      createSocket: createUdpSocket,
     });
     const r = await waitFor(() => c.sync().catch(() => null), {
       timeoutMs: 10_000,
@@ -307,12 +403,14 @@ lab.describe('SNTP client against chronyd on loopback (lab.md §8)', () => {
       servers: [`127.0.0.1:${unsyncPort}`],
       timeoutMs: 1000,
       setClock: async () => {},
+      createSocket: createUdpSocket,
     });
     await expectCode(c.query(`127.0.0.1:${unsyncPort}`), 'SNTP_UNSYNCHRONISED');
     const both = createSntpClient({
       servers: [`127.0.0.1:${unsyncPort}`, `127.0.0.1:${port}`],
       timeoutMs: 1000,
       setClock: async () => {},
+      createSocket: createUdpSocket,
     });
     expect((await both.sync()).server).toBe(`127.0.0.1:${port}`);
   });
@@ -323,6 +421,7 @@ lab.describe('SNTP client against chronyd on loopback (lab.md §8)', () => {
       servers: [`127.0.0.1:${silent}`, `127.0.0.1:${port}`],
       timeoutMs: 300,
       setClock: async () => {},
+      createSocket: createUdpSocket,
     });
     const r = await c.sync();
     expect(r.server).toBe(`127.0.0.1:${port}`);

@@ -94,7 +94,7 @@ describe('cloud meeting notices during a transcribed recording', () => {
   let app: DeviceApp;
   beforeAll(async () => {
     h = await startHarness(dir.path);
-    app = h.app({ asrEngine: createSimAsrEngine() });
+    app = await h.app({ asrEngine: createSimAsrEngine() });
     await app.start();
     await app.session.establish();
   });

@@ -35,7 +35,7 @@ lab.describe('Bluetooth service over a socat pty pair', () => {
     modulePort = await open(dir.join('ttyModule'));
     sim = attachSimBtModule(modulePort);
     h = await startHarness(dir.path);
-    app = h.app({ bluetooth: { port: host, probeIntervalMs: 200 } });
+    app = await h.app({ bluetooth: { port: host, probeIntervalMs: 200 } });
     await app.start();
     await app.session.establish();
   });

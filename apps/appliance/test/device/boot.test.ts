@@ -16,7 +16,7 @@ describe('boot bookkeeping against the reference cloud', () => {
     const pidFile = dir.join('pspapp.pid');
 
     // first start in this boot, clean stop
-    const first = h.app();
+    const first = await h.app();
     await first.start();
     expect(first.boot).toEqual({ crashed: false, firstStartThisBoot: true });
     expect(fs.readFileSync(pidFile, 'utf8').trim()).toBe(String(process.pid));
@@ -25,7 +25,7 @@ describe('boot bookkeeping against the reference cloud', () => {
     expect(fs.existsSync(pidFile)).toBe(false);
 
     // second start in the same boot (flag file still there): no power-on, no crash
-    const second = h.app();
+    const second = await h.app();
     await second.start();
     expect(second.boot).toEqual({ crashed: false, firstStartThisBoot: false });
     await second.session.establish();
@@ -33,7 +33,7 @@ describe('boot bookkeeping against the reference cloud', () => {
     // the process "dies": no stop(), the PID file stays
     await second.telemetry.close();
 
-    const third = h.app();
+    const third = await h.app();
     await third.start();
     expect(third.boot).toEqual({ crashed: true, firstStartThisBoot: false });
     await third.session.establish();
@@ -62,7 +62,7 @@ describe('boot bookkeeping against the reference cloud', () => {
   it('removing the flag file (a reboot clears /tmp) gives a new device_power_on', async () => {
     const before = received(h.server, 'device_power_on').length;
     fs.rmSync(dir.join('power_on_report.txt'));
-    const app = h.app();
+    const app = await h.app();
     await app.start();
     expect(app.boot?.firstStartThisBoot).toBe(true);
     await app.session.establish();

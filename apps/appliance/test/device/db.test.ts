@@ -1,59 +1,103 @@
-import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { DatabaseSync } from 'node:sqlite';
 import { tempDir } from '@waved/test-lab';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDbCredentialStore, createDeviceMeta } from '../../src/domain/device/credentials.js';
-import { migrationsFolder, openDeviceDatabase } from '../../src/domain/device/db.js';
+import {
+  createFileCredentialStore,
+  createSqliteDeviceMeta,
+  createSqliteTelemetryStore,
+} from '../../src/adapters/system/device-stores.js';
+import { MIGRATIONS } from '../../src/adapters/system/migrations.js';
+import { openSqliteFile } from '../../src/adapters/system/sqlite.js';
 
-describe('appliance and recordings databases', () => {
+/** sha256 of the migration files drizzle-kit wrote for the first release (its migrator recorded these). */
+const SHIPPED = {
+  appliance: 'b35d98c7ceb07fd1f42301a87fa634541abd89e36b60acdf92f05bc5fd00b549',
+  recordings: '10bb824a95380e593946476dec52716d13ec48943f2db4b996b5158b4a5545e7',
+};
+
+describe('the appliance databases (node:sqlite)', () => {
   const dir = tempDir('device-db-');
   afterAll(() => dir.remove());
 
-  it('creates the file 0600, applies the migrations once, and keeps values across reopen', async () => {
+  it('creates the file 0600, applies the migrations once, and keeps values across reopen', () => {
     const file = dir.join('appliance.db');
-    const first = openDeviceDatabase(file, 'appliance');
+    const first = openSqliteFile(file, 'appliance');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    const store = createDbCredentialStore(first);
-    await store.writeSlot(0, 'PSP0001');
-    await store.writeEntry(0x11a, 'secret-a');
-    await store.writeEntry(0x11a, 'secret-b');
-    createDeviceMeta(first).set('version:psp_firmware', '1.2.3');
+    createSqliteDeviceMeta(first).set('version:psp_firmware', '1.2.3');
     first.close();
-
-    const again = openDeviceDatabase(file, 'appliance');
-    const tables = again.raw
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-      .all()
-      .map((r) => (r as { name: string }).name);
+    const again = openSqliteFile(file, 'appliance');
+    const tables = (
+      again.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{
+        name: string;
+      }>
+    ).map((r) => r.name);
     expect(tables).toEqual(['__drizzle_migrations', 'credential_values', 'device_meta']);
-    expect(again.raw.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get()).toEqual({ n: 1 });
-    const reread = createDbCredentialStore(again);
-    expect(await reread.readSlot(0)).toBe('PSP0001');
-    expect(await reread.readEntry(0x11a)).toBe('secret-b');
-    expect(await reread.readEntry(0xe8)).toBeUndefined();
-    expect(createDeviceMeta(again).get('version:psp_firmware')).toBe('1.2.3');
+    expect({ ...again.db.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() }).toEqual({ n: 1 });
+    expect(createSqliteDeviceMeta(again).get('version:psp_firmware')).toBe('1.2.3');
     again.close();
   });
 
-  it('ships every migration listed in its journal', () => {
+  it('records each migration as drizzle-orm did, so files of the first release open unchanged', () => {
     for (const set of ['appliance', 'recordings'] as const) {
-      const folder = migrationsFolder(set);
-      const journal = JSON.parse(fs.readFileSync(`${folder}/meta/_journal.json`, 'utf8')) as {
-        entries: Array<{ idx: number; tag: string }>;
-      };
-      expect(journal.entries.map((e) => e.idx)).toEqual(journal.entries.map((_, i) => i));
-      for (const e of journal.entries) expect(fs.existsSync(`${folder}/${e.tag}.sql`)).toBe(true);
+      const [m] = MIGRATIONS[set];
+      expect(crypto.createHash('sha256').update(m!.sql).digest('hex')).toBe(SHIPPED[set]);
     }
+    // a file migrated by the first release: its bookkeeping row is there, so nothing runs again
+    const file = dir.join('old.db');
+    const old = new DatabaseSync(file);
+    old.exec(
+      'CREATE TABLE "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)',
+    );
+    for (const statement of MIGRATIONS.appliance[0]!.sql.split('--> statement-breakpoint'))
+      old.exec(statement);
+    old
+      .prepare('INSERT INTO "__drizzle_migrations" (hash, created_at) VALUES (?, ?)')
+      .run(SHIPPED.appliance, 1763683200000);
+    old.prepare("INSERT INTO device_meta (key, value) VALUES ('version:psp_firmware', '1.0.7')").run();
+    old.close();
+    const reopened = openSqliteFile(file, 'appliance');
+    expect(createSqliteDeviceMeta(reopened).get('version:psp_firmware')).toBe('1.0.7');
+    expect({ ...reopened.db.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() }).toEqual({
+      n: 1,
+    });
+    reopened.close();
   });
 
-  it('survives prepared statements being garbage-collected (better-sqlite3 13 under Node 24)', () => {
-    const hooks = fileURLToPath(import.meta.resolve('@waved/test-lab/ts-hooks'));
-    const script = fileURLToPath(new URL('./fixtures/sqlite-gc.ts', import.meta.url));
-    const out = execFileSync(process.execPath, ['--no-warnings', '--import', hooks, script, dir.path], {
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    expect(out).toContain('survived');
+  it('keeps the credentials in a 0600 file written atomically, and takes over those of an earlier release', async () => {
+    const legacyFile = dir.join('legacy.db');
+    const legacy = openSqliteFile(legacyFile, 'appliance');
+    legacy.db.prepare("INSERT INTO credential_values (kind, id, value) VALUES ('slot', 0, 'PSP0001')").run();
+    legacy.db
+      .prepare("INSERT INTO credential_values (kind, id, value) VALUES ('entry', 282, 'secret-a')")
+      .run();
+    const path = dir.join('credentials.json');
+    const store = await createFileCredentialStore({ path, legacy });
+    expect(await store.readSlot(0)).toBe('PSP0001');
+    expect(await store.readEntry(0x11a)).toBe('secret-a');
+    expect(fs.statSync(path).mode & 0o777).toBe(0o600);
+    await store.writeEntry(0x11a, 'secret-b');
+    await store.writeEntry(0xe8, 'token');
+    legacy.close();
+    const reread = await createFileCredentialStore({ path });
+    expect(await reread.readEntry(0x11a)).toBe('secret-b');
+    expect(await reread.readEntry(0xe8)).toBe('token');
+    expect(await reread.readEntry(0xe7)).toBeUndefined();
+    expect(fs.readdirSync(dir.path).filter((f) => f.includes('.tmp'))).toEqual([]);
+  });
+
+  it('keeps telemetry in the tables of @waved/psp-cloud, oldest first, de-duplicated by UUID', async () => {
+    const store = createSqliteTelemetryStore({ path: dir.join('analytics/events.db') });
+    const event = (uuid: string) => ({ uuid, event: 'check_update', params: {} }) as never;
+    await store.append([event('a'), event('b'), event('a')]);
+    expect(await store.count()).toBe(2);
+    const [first] = await store.peek(1);
+    expect((first!.event as { uuid: string }).uuid).toBe('a');
+    expect(await store.dropOldest(1)).toBe(1);
+    await store.setMeta('k', 'v');
+    expect(await store.getMeta('k')).toBe('v');
+    await store.close();
+    expect(fs.statSync(dir.join('analytics/events.db')).mode & 0o777).toBe(0o600);
   });
 });

@@ -16,9 +16,9 @@ export function memoryLogger(echo = false): Logger & { lines: string[] } {
 import { type CloudServer, type CloudServerOptions, createCloudServer } from '@waved/psp-cloud/server';
 import { StateBus } from '../../src/core/bus.js';
 import { createDeviceApp, type DeviceApp, type DeviceAppOptions } from '../../src/domain/device/app.js';
-import { createGeneratedCapture } from '../../src/domain/device/recording/audio.js';
 import { defaultSettings, type Settings } from '../../src/domain/settings/index.js';
-import { buildSimPackage, simDevicePaths } from '../../src/sim/device.js';
+import { createGeneratedCapture } from '../../src/sim/audio.js';
+import { buildSimPackage, openSimDeviceStores, simDevicePaths } from '../../src/sim/device.js';
 
 export interface Harness {
   server: CloudServer;
@@ -27,7 +27,7 @@ export interface Harness {
   settings: Settings;
   logger: ReturnType<typeof memoryLogger>;
   /** A device app on the harness paths (a new one per call: a new "run" of the process). */
-  app(overrides?: Partial<DeviceAppOptions>): DeviceApp;
+  app(overrides?: Partial<DeviceAppOptions>): Promise<DeviceApp>;
   close(): Promise<void>;
 }
 
@@ -48,11 +48,12 @@ export async function startHarness(dir: string, serverOptions: CloudServerOption
     bus,
     settings,
     logger,
-    app(overrides = {}) {
+    async app(overrides = {}) {
       const app = createDeviceApp({
         bus,
         settings: { current: () => settings },
         paths: simDevicePaths(dir),
+        stores: await openSimDeviceStores(dir),
         identity: {
           serial: 'PSP0001',
           registrationSecret: 'factory-secret',

@@ -28,7 +28,7 @@ describe('OTA against the reference cloud', () => {
     const events: OtaEvent[] = [];
     let asked = 0;
     let reboots = 0;
-    const app = h.app({
+    const app = await h.app({
       battery: { read: async () => battery },
       onOtaEvent: (e) => events.push(e),
       ota: {
@@ -219,7 +219,7 @@ describe('OTA download killed with SIGKILL resumes on the next run', () => {
     throttle = false;
     const events: OtaEvent[] = [];
     const installs: string[][] = [];
-    const app = h.app({
+    const app = await h.app({
       onOtaEvent: (e) => events.push(e),
       ota: { run: fakeSwupdateRunner(installs), reboot: async () => {} },
     });
@@ -240,7 +240,7 @@ describe('OTA download killed with SIGKILL resumes on the next run', () => {
     throttle = true;
     h.server.publishUpdate('psp_firmware', { version: '3.0.0', data: pkg, forced: true });
     const events: OtaEvent[] = [];
-    const app = h.app({
+    const app = await h.app({
       onOtaEvent: (e) => events.push(e),
       ota: { run: fakeSwupdateRunner([]), reboot: async () => {} },
     });

@@ -70,7 +70,7 @@ describe('slave_verify_dev_passwd against the settings PIN', () => {
   let pages = 0;
   beforeAll(async () => {
     h = await startHarness(dir.path);
-    app = h.app({ showVerificationPage: () => void pages++ });
+    app = await h.app({ showVerificationPage: () => void pages++ });
   });
   afterAll(async () => {
     await app?.stop();

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { type Peer, startPeer, tempDir, waitFor } from '@waved/test-lab';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generatedSample } from '../../src/domain/device/recording/audio.js';
 import { decodeWavHeader } from '../../src/domain/device/recording/wav.js';
+import { generatedSample } from '../../src/sim/audio.js';
 import { type Harness, received, startHarness } from './helpers.js';
 
 const hooks = fileURLToPath(import.meta.resolve('@waved/test-lab/ts-hooks'));
@@ -44,12 +44,14 @@ describe('kill -9 while recording', () => {
     const lastSynced = synced().at(-1) as number;
 
     const wav = dir.join('recordings', 'default', `${id}-001.wav`);
-    const db = new Database(dir.join('recordings', 'default', 'recordings.db'), { readonly: true });
-    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    expect(db.prepare('SELECT state FROM recordings WHERE id = ?').get(id)).toEqual({ state: 'recording' });
+    const db = new DatabaseSync(dir.join('recordings', 'default', 'recordings.db'), { readOnly: true });
+    expect({ ...db.prepare('PRAGMA integrity_check').get() }).toEqual({ integrity_check: 'ok' });
+    expect({ ...db.prepare('SELECT state FROM recordings WHERE id = ?').get(id) }).toEqual({
+      state: 'recording',
+    });
     db.close();
 
-    const app = h.app();
+    const app = await h.app();
     await app.start();
     expect(app.boot?.crashed).toBe(true);
     const row = app.recorder.list().find((r) => r.id === id);

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import { tempDir } from '@waved/test-lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceApp } from '../../src/domain/device/app.js';
-import { generatedSample } from '../../src/domain/device/recording/audio.js';
 import { decodeWavHeader } from '../../src/domain/device/recording/wav.js';
+import { generatedSample } from '../../src/sim/audio.js';
 import { type Harness, received, startHarness } from './helpers.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -30,7 +30,7 @@ describe('meeting recording against the reference cloud', () => {
         return undefined;
       },
     });
-    app = h.app();
+    app = await h.app();
     await app.start();
     await app.session.establish();
   });

@@ -1,5 +1,5 @@
+import fs from 'node:fs';
 import { tempDir, waitFor } from '@waved/test-lab';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Harness, received, startHarness } from './helpers.js';
 
@@ -11,25 +11,22 @@ describe('cloud session', () => {
     dir.remove();
   });
 
-  it('registers once, refreshes the token, and keeps the credentials per B2 in the appliance database', async () => {
+  it('registers once, refreshes the token, and keeps the credentials per B2 in the credentials file (0600)', async () => {
     h = await startHarness(dir.path);
-    const app = h.app();
+    const app = await h.app();
     await app.start();
     expect(app.session.isReady()).toBe(false);
     h.bus.publish('WifiConnected', { ssid: 'Home' });
     await app.session.ready();
     await app.stop();
 
-    const db = new Database(dir.join('appliance.db'), { readonly: true });
-    const rows = db
-      .prepare('SELECT kind, id, value FROM credential_values ORDER BY kind, id')
-      .all() as Array<{
-      kind: string;
-      id: number;
-      value: string;
-    }>;
-    db.close();
-    const get = (kind: string, id: number) => rows.find((r) => r.kind === kind && r.id === id)?.value;
+    const file = dir.join('credentials.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<
+      'slots' | 'entries',
+      Record<string, string>
+    >;
+    const get = (kind: string, id: number) => stored[kind === 'slot' ? 'slots' : 'entries'][String(id)];
     expect(get('slot', 0)).toBe('PSP0001');
     expect(get('entry', 0xe7)).toBe('factory-secret');
     const deviceSecret = get('entry', 0x11a);
@@ -42,7 +39,7 @@ describe('cloud session', () => {
     expect(h.server.devices()).toHaveLength(1);
 
     // a second run does not register again: it only refreshes the token
-    const again = h.app();
+    const again = await h.app();
     await again.start();
     await again.session.establish();
     await again.stop();
@@ -68,7 +65,7 @@ describe('cloud session', () => {
       },
     });
     try {
-      const app = h2.app();
+      const app = await h2.app();
       await app.start();
       await app.session.establish();
       await waitFor(() => refreshes.length >= 2, { what: 'the second token refresh', timeoutMs: 15_000 });
@@ -83,15 +80,32 @@ describe('cloud session', () => {
     }
   });
 
-  it('takes the cloud region from the settings country (EU for everything but CN and US)', () => {
-    const region = (country: string) => {
+  it('takes the cloud region from the settings country (EU for everything but CN and US)', async () => {
+    const region = async (country: string) => {
       h.settings.device.country = country;
-      const app = h.app();
+      const app = await h.app();
       const r = app.client.region;
-      void app.stop();
+      await app.stop();
       return r;
     };
-    expect([region('US'), region('CN'), region('DE'), region('')]).toEqual(['us', 'cn', 'eu', 'eu']);
+    const got = [await region('US'), await region('CN'), await region('DE'), await region('')];
+    expect(got).toEqual(['us', 'cn', 'eu', 'eu']);
+    h.settings.device.country = '';
+  });
+
+  it('a changed country moves the device to the new area at the next session', async () => {
+    h.settings.device.country = 'DE';
+    const app = await h.app();
+    await app.start();
+    await app.session.establish();
+    expect(app.client.region).toBe('eu');
+    h.settings.device.country = 'US';
+    // nothing moves in the middle of a session
+    expect(app.client.region).toBe('eu');
+    await app.session.establish();
+    expect(app.client.region).toBe('us');
+    expect(h.logger.lines.join('\n')).toContain('from the eu to the us area');
+    await app.stop();
     h.settings.device.country = '';
   });
 
@@ -105,7 +119,7 @@ describe('cloud session', () => {
           : undefined,
     });
     try {
-      const app = h2.app({ session: { retryDelayMs: 50 } });
+      const app = await h2.app({ session: { retryDelayMs: 50 } });
       await app.start();
       h2.bus.publish('WifiConnected', { ssid: 'Office' });
       await waitFor(() => app.session.state === 'failed', { what: 'the refused registration' });

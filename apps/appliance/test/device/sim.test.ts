@@ -1,8 +1,8 @@
 import { tempDir, waitFor } from '@waved/test-lab';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StateBus } from '../../src/core/bus.js';
-import { createSimDevice, type SimDevice } from '../../src/domain/device/index.js';
 import type { OtaEvent } from '../../src/domain/device/ota.js';
+import { createSimDevice, type SimDevice } from '../../src/sim/device.js';
 import { memoryLogger } from './helpers.js';
 
 describe('createSimDevice (what `waved sim` runs)', () => {

@@ -2,19 +2,11 @@ import fs from 'node:fs';
 import { tempDir } from '@waved/test-lab';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { arecordArgs, createArecordCapture } from '../../src/adapters/system/audio.js';
+import { recoverWav, WavWriter } from '../../src/adapters/system/wav-file.js';
 import { DeviceError } from '../../src/domain/device/errors.js';
-import {
-  arecordArgs,
-  createArecordCapture,
-  createGeneratedCapture,
-} from '../../src/domain/device/recording/audio.js';
-import {
-  decodeWavHeader,
-  encodeWavHeader,
-  recoverWav,
-  WAV_HEADER_BYTES,
-  WavWriter,
-} from '../../src/domain/device/recording/wav.js';
+import { decodeWavHeader, encodeWavHeader, WAV_HEADER_BYTES } from '../../src/domain/device/recording/wav.js';
+import { createGeneratedCapture } from '../../src/sim/audio.js';
 
 const format = { sampleRate: 16000, channels: 1, bitsPerSample: 16 };
 const dir = tempDir('device-wav-');

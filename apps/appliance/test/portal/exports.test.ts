@@ -25,6 +25,7 @@ it('the portal, settings and screens modules export exactly their public API', a
       "defaultSettings",
       "isCountryCode",
       "isHostName",
+      "isNtpServer",
       "isWebhookUrl",
       "silentLogger",
       "timeZones",

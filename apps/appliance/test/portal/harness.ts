@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import { freePort, tempDir } from '@waved/test-lab';
+import { createFileStore } from '../../src/adapters/system/files.js';
+import { serveHttp } from '../../src/adapters/system/http.js';
 import { type Command, type ProvisioningState, type ScannedNetwork, StateBus } from '../../src/core/bus.js';
 import { createPortal, type PortalSession } from '../../src/domain/portal/index.js';
 import type { AttemptLimiter } from '../../src/domain/security/attempts.js';
@@ -75,6 +77,7 @@ export async function startPortal(
   const commands: Command[] = [];
   bus.on('command', (c) => commands.push(c));
   const settings = createSettingsStore({
+    files: createFileStore(),
     path: file,
     logger,
     pinIterations: 1000,
@@ -110,6 +113,7 @@ export async function startPortal(
     settings,
     session: () => h.session,
     logger,
+    serve: serveHttp,
     ...(options.pinAttempts ? { pinAttempts: options.pinAttempts } : {}),
     ...(gateway ? { gateway } : {}),
   });

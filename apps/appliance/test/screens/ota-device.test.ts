@@ -34,7 +34,7 @@ describe('software update screen with the device application', () => {
       if (press) queueMicrotask(() => screens.press(press));
     });
     let asked = 0;
-    const app = h.app({
+    const app = await h.app({
       battery: { read: async () => battery },
       onOtaEvent: (e) => screens.otaEvent(e),
       ota: {

@@ -34,6 +34,48 @@ function press(action: string, type = 'application/json') {
   });
 }
 
+/** A request with a Host header of our choosing (fetch does not let a page set it). */
+function withHost(host: string, method = 'GET', path = '/', body?: string) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const url = new URL(base);
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: url.port,
+        method,
+        path,
+        headers: { host, ...(body ? { 'content-type': 'application/json' } : {}) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => {
+          text += d.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('the screen page answers the device only (DNS rebinding)', () => {
+  it('refuses a page loaded under another name that resolves to 127.0.0.1 (attack)', async () => {
+    expect((await withHost('evil.example')).status).toBe(421);
+    expect((await withHost(`evil.example:${new URL(base).port}`, 'GET', '/view.json')).status).toBe(421);
+    const press = await withHost('evil.example', 'POST', '/press', JSON.stringify({ action: 'open-wifi' }));
+    expect(press.status).toBe(421);
+    expect(screens.view().screen).toBe('menu');
+    expect(commands).toEqual([]);
+  });
+
+  it('serves the loopback names a kiosk browser uses', async () => {
+    for (const host of ['127.0.0.1', `127.0.0.1:${new URL(base).port}`, 'localhost:8081', '[::1]:8081']) {
+      expect((await withHost(host)).status).toBe(200);
+    }
+  });
+});
+
 describe('screen emulator page', () => {
   it('serves a self-contained page', async () => {
     const res = await fetch(`${base}/`);

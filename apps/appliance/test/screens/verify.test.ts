@@ -26,7 +26,7 @@ describe('PC Link verification page', () => {
   beforeAll(async () => {
     h = await startHarness(dir.path);
     outcomes = [];
-    app = h.app({
+    app = await h.app({
       showVerificationPage: () => screens.showVerificationPage(),
       onUiVerification: (o) => outcomes.push(o),
     });

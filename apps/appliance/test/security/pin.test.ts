@@ -3,10 +3,14 @@ import { createPinRecord, verifyPin } from '@waved/psk';
 import { tempDir } from '@waved/test-lab';
 import { parse } from 'smol-toml';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createFileStore } from '../../src/adapters/system/files.js';
 import { slaveVerifyDevPasswd } from '../../src/domain/device/pclink.js';
 import { backoffDelay, createAttemptLimiter, PIN_MAX_DELAY_MS } from '../../src/domain/security/attempts.js';
 import { createPinRecordAsync, verifyPinAsync } from '../../src/domain/security/pin.js';
 import { type Harness, hex, startPortal, urlencoded, validFields } from '../portal/harness.js';
+
+/** The state file of the failed-PIN counter goes through the real file store (atomic, 0600). */
+const files = createFileStore();
 
 /**
  * Attacks on the device PIN, which PC Link trusts:
@@ -116,7 +120,7 @@ describe('one failed-attempt counter with exponential backoff, kept across resta
   it('the backoff doubles from the fourth wrong PIN and the portal answers 429 with Retry-After while it holds', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
     const file = dir.join('attempts-portal.json');
-    await withPin({ pinAttempts: createAttemptLimiter({ path: file, now: () => now }) });
+    await withPin({ pinAttempts: createAttemptLimiter({ persist: { path: file, files }, now: () => now }) });
     const waits: number[] = [];
     for (let i = 0; i < 10; i++) {
       const res = await post('/save', { 'security.current_pin': `00000${i % 10}` });
@@ -144,13 +148,13 @@ describe('one failed-attempt counter with exponential backoff, kept across resta
     await h.close();
     h = await startPortal({
       file: kept,
-      pinAttempts: createAttemptLimiter({ path: file, now: () => now }),
+      pinAttempts: createAttemptLimiter({ persist: { path: file, files }, now: () => now }),
     });
     const held = await post('/save', { 'security.current_pin': OWNER_PIN });
     expect(held.status).toBe(429);
     expect(Number(held.headers.get('retry-after'))).toBe(128);
     // PC Link shares the counter: the same lock answers it.
-    const pcLink = createAttemptLimiter({ path: file, now: () => now });
+    const pcLink = createAttemptLimiter({ persist: { path: file, files }, now: () => now });
     const record = h.settings.current().security.device_password;
     expect(await slaveVerifyDevPasswd(OWNER_PIN, record, () => {}, pcLink)).toMatchObject({
       result: 0,
@@ -165,9 +169,9 @@ describe('one failed-attempt counter with exponential backoff, kept across resta
   it('wrong PINs on PC Link lock the portal too', async () => {
     let now = 1_000_000;
     const file = dir.join('attempts-pclink.json');
-    await withPin({ pinAttempts: createAttemptLimiter({ path: file, now: () => now }) });
+    await withPin({ pinAttempts: createAttemptLimiter({ persist: { path: file, files }, now: () => now }) });
     const record = h.settings.current().security.device_password;
-    const pcLink = createAttemptLimiter({ path: file, now: () => now });
+    const pcLink = createAttemptLimiter({ persist: { path: file, files }, now: () => now });
     for (const guess of ['0000', '1111', '2222', '3333'])
       expect(await slaveVerifyDevPasswd(guess, record, () => {}, pcLink)).toMatchObject({
         reason: 'wrong-password',
@@ -223,7 +227,7 @@ describe('one failed-attempt counter with exponential backoff, kept across resta
   it('an unreadable state file never reads as "no failures"', async () => {
     const file = dir.join('attempts-broken.json');
     fs.writeFileSync(file, '{"version":1,"failures":"', { mode: 0o600 });
-    const limiter = createAttemptLimiter({ path: file });
+    const limiter = createAttemptLimiter({ persist: { path: file, files } });
     expect((await limiter.status()).retryAfterMs).toBeGreaterThan(0);
     expect(await limiter.attempt(async () => true)).toMatchObject({ ok: false, reason: 'locked' });
   });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { tempDir } from '@waved/test-lab';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createFileStore } from '../../src/adapters/system/files.js';
 import {
   createSettingsStore,
   defaultSettings,
@@ -63,7 +64,12 @@ describe('settings on hostile input', () => {
         async (text) => {
           const file = dir.join(`c${n++}.toml`);
           fs.writeFileSync(file, text);
-          const s = await createSettingsStore({ path: file, logger, pinIterations: 1000 }).load();
+          const s = await createSettingsStore({
+            path: file,
+            files: createFileStore(),
+            logger,
+            pinIterations: 1000,
+          }).load();
           expect(Object.keys(s).sort()).toEqual(Object.keys(defaultSettings()).sort());
           expect(typeof s.audio.volume).toBe('number');
           expect(Array.isArray(s.ntp.servers)).toBe(true);

@@ -3,6 +3,7 @@ import { verifyPin } from '@waved/psk';
 import { tempDir } from '@waved/test-lab';
 import { parse } from 'smol-toml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFileStore } from '../../src/adapters/system/files.js';
 import { createSettingsStore, defaultSettings, type Logger } from '../../src/domain/settings/index.js';
 import { translator } from '../../src/i18n/index.js';
 
@@ -24,13 +25,18 @@ afterEach(() => dir.remove());
 
 describe('settings store', () => {
   it('gives the defaults when the file is missing and writes nothing', async () => {
-    const store = createSettingsStore({ path: file, logger: recordingLogger() });
+    const store = createSettingsStore({ path: file, files: createFileStore(), logger: recordingLogger() });
     expect(await store.load()).toEqual(defaultSettings());
     expect(fs.existsSync(file)).toBe(false);
   });
 
   it('round-trips every field through config.toml with mode 0600', async () => {
-    const store = createSettingsStore({ path: file, logger: recordingLogger(), pinIterations: 1000 });
+    const store = createSettingsStore({
+      path: file,
+      files: createFileStore(),
+      logger: recordingLogger(),
+      pinIterations: 1000,
+    });
     await store.load();
     const result = store.validate({
       'device.name': 'Kitchen recorder',
@@ -58,7 +64,11 @@ describe('settings store', () => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const text = fs.readFileSync(file, 'utf8');
     expect(text).not.toContain('0042');
-    const again = await createSettingsStore({ path: file, logger: recordingLogger() }).load();
+    const again = await createSettingsStore({
+      path: file,
+      files: createFileStore(),
+      logger: recordingLogger(),
+    }).load();
     expect(again).toEqual(result.settings);
     expect(again.device).toEqual({
       name: 'Kitchen recorder',
@@ -76,7 +86,7 @@ describe('settings store', () => {
 
   it('keeps unknown keys from a newer version across a save', async () => {
     fs.writeFileSync(file, '[device]\nname = "a"\nfuture = 1\n[cloud]\nregion = "eu"\n', { mode: 0o600 });
-    const store = createSettingsStore({ path: file, logger: recordingLogger() });
+    const store = createSettingsStore({ path: file, files: createFileStore(), logger: recordingLogger() });
     const s = await store.load();
     await store.save({ ...s, device: { ...s.device, name: 'b' } });
     const doc = parse(fs.readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>;
@@ -89,7 +99,7 @@ describe('settings store', () => {
     const broken = '[webhook]\nsecret = "s3cr3t-value-never-logged\n';
     fs.writeFileSync(file, broken, { mode: 0o600 });
     const logger = recordingLogger();
-    const store = createSettingsStore({ path: file, logger });
+    const store = createSettingsStore({ path: file, files: createFileStore(), logger });
     expect(await store.load()).toEqual(defaultSettings());
     expect(fs.readFileSync(file, 'utf8')).toBe(broken);
     expect(logger.lines.join('\n')).toMatch(/not valid TOML at line 2/);
@@ -106,7 +116,7 @@ describe('settings store', () => {
       '[audio]\nvolume = 400\nprompt_tones = false\n[device]\ntimezone = "Mars/Olympus"\nname = "ok"\n[ntp]\nservers = "bad_host!"\n[webhook]\nsecret = "short"\n',
     );
     const logger = recordingLogger();
-    const s = await createSettingsStore({ path: file, logger }).load();
+    const s = await createSettingsStore({ path: file, files: createFileStore(), logger }).load();
     expect(s.audio).toEqual({ volume: 60, prompt_tones: false });
     expect(s.device.name).toBe('ok');
     expect(s.device.timezone).toBe('UTC');
@@ -123,7 +133,12 @@ describe('settings store', () => {
 describe('device PIN rules (spec A7)', () => {
   it('hashes a plain 4-6 digit PIN at load and rewrites the file without the digits', async () => {
     fs.writeFileSync(file, '[security]\ndevice_password = "123456"\n', { mode: 0o644 });
-    const store = createSettingsStore({ path: file, logger: recordingLogger(), pinIterations: 1000 });
+    const store = createSettingsStore({
+      path: file,
+      files: createFileStore(),
+      logger: recordingLogger(),
+      pinIterations: 1000,
+    });
     const s = await store.load();
     expect(s.security.device_password).toMatch(/^pin1\$6\$1000\$/);
     expect(verifyPin('123456', s.security.device_password)).toBe(true);
@@ -134,14 +149,23 @@ describe('device PIN rules (spec A7)', () => {
   });
 
   it('keeps a valid pin1 record as it is', async () => {
-    const store = createSettingsStore({ path: file, logger: recordingLogger(), pinIterations: 1000 });
+    const store = createSettingsStore({
+      path: file,
+      files: createFileStore(),
+      logger: recordingLogger(),
+      pinIterations: 1000,
+    });
     await store.load();
     const r = store.validate({ 'security.device_password': '9876' });
     if (!r.ok) throw new Error('expected ok');
     r.settings.security.device_password = await store.hashPin(r.pin!);
     await store.save(r.settings);
     const before = fs.readFileSync(file, 'utf8');
-    const s = await createSettingsStore({ path: file, logger: recordingLogger() }).load();
+    const s = await createSettingsStore({
+      path: file,
+      files: createFileStore(),
+      logger: recordingLogger(),
+    }).load();
     expect(s.security.device_password).toBe(r.settings.security.device_password);
     expect(fs.readFileSync(file, 'utf8')).toBe(before);
   });
@@ -154,7 +178,7 @@ describe('device PIN rules (spec A7)', () => {
   ])('drops %s with a warning that does not contain the value', async (_, line) => {
     fs.writeFileSync(file, `[security]\n${line}\n`);
     const logger = recordingLogger();
-    const s = await createSettingsStore({ path: file, logger }).load();
+    const s = await createSettingsStore({ path: file, files: createFileStore(), logger }).load();
     expect(s.security.device_password).toBe('');
     const warning = logger.lines.find((l) => l.includes('device_password dropped'));
     expect(warning).toBeDefined();
@@ -163,7 +187,12 @@ describe('device PIN rules (spec A7)', () => {
   });
 
   it('the form accepts 4 to 6 digits only; empty keeps the PIN, _clear removes it', async () => {
-    const store = createSettingsStore({ path: file, logger: recordingLogger(), pinIterations: 1000 });
+    const store = createSettingsStore({
+      path: file,
+      files: createFileStore(),
+      logger: recordingLogger(),
+      pinIterations: 1000,
+    });
     await store.load();
     for (const bad of ['123', '1234567', '12a4', '١٢٣٤', ' 12 34']) {
       const r = store.validate({ 'security.device_password': bad });
@@ -184,7 +213,7 @@ describe('device PIN rules (spec A7)', () => {
 
 describe('validation messages', () => {
   it('names every wrong field and leaves the current settings alone', async () => {
-    const store = createSettingsStore({ path: file, logger: recordingLogger() });
+    const store = createSettingsStore({ path: file, files: createFileStore(), logger: recordingLogger() });
     await store.load();
     const r = store.validate({
       'device.name': '',
@@ -212,5 +241,27 @@ describe('validation messages', () => {
       'Geben Sie eine ganze Zahl von 0 bis 100 ein.',
     );
     expect(store.current()).toEqual(defaultSettings());
+  });
+
+  it('refuses time servers on the device, the setup network or reserved addresses (a phone on the AP cannot point the clock at itself)', async () => {
+    const store = createSettingsStore({ path: file, files: createFileStore(), logger: recordingLogger() });
+    await store.load();
+    for (const bad of [
+      '192.168.2.50',
+      '127.0.0.1',
+      'localhost',
+      '0.0.0.0',
+      '169.254.1.1',
+      '224.0.1.1',
+      '255.255.255.255',
+      'ntp_server',
+      'a..b',
+    ]) {
+      const r = store.validate({ 'ntp.servers': `pool.ntp.org ${bad}` });
+      expect(r.ok, bad).toBe(false);
+      if (!r.ok) expect(r.errors['ntp.servers']).toContain(bad);
+    }
+    const good = store.validate({ 'ntp.servers': 'time.cloudflare.com 192.0.2.10 10.0.0.1' });
+    expect(good.ok).toBe(true);
   });
 });

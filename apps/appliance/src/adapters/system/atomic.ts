@@ -1,40 +1,12 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import { removeStaleTemps, syncDir, writeFileAtomic as write } from '@waved/internal';
 
 /**
  * Writes a file so that a power cut leaves either the old or the new content, never a torn file:
- * temp file in the same directory (mode 0600) + fsync + rename + directory fsync.
+ * temp file in the same directory (exact mode, 0600 by default) + fsync + rename + directory fsync.
+ * The writer is the one every waved package shares (@waved/internal).
  */
-export async function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
-  const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${crypto.randomBytes(6).toString('hex')}.tmp`);
-  const handle = await fs.open(tmp, 'wx', mode);
-  try {
-    await handle.writeFile(data);
-    await handle.chmod(mode);
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await fs.rm(tmp, { force: true });
-    throw error;
-  }
-  await handle.close();
-  try {
-    await fs.rename(tmp, file);
-  } catch (error) {
-    await fs.rm(tmp, { force: true });
-    throw error;
-  }
-  await syncDir(dir);
+export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
+  return write(file, data, { mode });
 }
 
-/** Fsyncs a directory, so that a file created or renamed in it survives a power cut. */
-export async function syncDir(dir: string): Promise<void> {
-  const d = await fs.open(dir, 'r');
-  try {
-    await d.sync();
-  } finally {
-    await d.close();
-  }
-}
+export { removeStaleTemps, syncDir };

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type CaptiveDns, createCaptiveDns } from '@waved/captive-dns';
-import { createDhcpServer, type DhcpServer } from '@waved/dhcp-server';
+import type { CaptiveDns } from '@waved/captive-dns';
+import type { DhcpServer } from '@waved/dhcp-server';
 import { ApplianceError } from '../../core/errors.js';
 import { type Logger, silentLogger } from '../../core/log/logger.js';
 import type { Radio } from '../../core/ports/radio.js';
@@ -14,6 +14,7 @@ import {
   formatHostapdConfig,
 } from '../../domain/provisioning/ap.js';
 import { type CommandRunner, runChecked, runCommand } from './runner.js';
+import { findStrays, stopProcesses } from './strays.js';
 
 export interface SystemRadioOptions {
   run?: CommandRunner;
@@ -41,7 +42,19 @@ export interface SystemRadioOptions {
   dnsPort?: number;
   /** The MAC for `Device-XXXX` (default: /sys/class/net/<iface>/address). */
   macAddress?: () => Promise<string>;
+  /** The Wi-Fi country for hostapd's `country_code` (default: none, the world domain). */
+  country?: () => string;
   logger?: Logger;
+}
+
+/** The system radio, plus what start-up and crash recovery need beyond the `Radio` port. */
+export interface SystemRadio extends Radio {
+  /** PIDs of the daemons this radio started (from its pid files). */
+  ownPids(): Promise<Set<number>>;
+  /** Stops a DHCP client or wpa_supplicant on the interface that waved did not start; returns what it stopped. */
+  stopStrays(): Promise<string[]>;
+  /** Removes the AP address a crash left on the interface (station addresses are kept). */
+  removeApAddress(): Promise<boolean>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -59,7 +72,7 @@ function alive(pid: number): boolean {
  * The real `Radio`: ip, hostapd, wpa_supplicant and udhcpc through the command runner (10 s each), and
  * the in-process DHCP (@waved/dhcp-server) and captive DNS (@waved/captive-dns) servers.
  */
-export function createSystemRadio(options: SystemRadioOptions = {}): Radio {
+export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio {
   const run = options.run ?? runCommand;
   const log = options.logger ?? silentLogger;
   const iface = options.iface ?? 'wlan0';
@@ -99,17 +112,51 @@ export function createSystemRadio(options: SystemRadioOptions = {}): Radio {
 
   const ip = (...args: string[]) => runChecked(run, bin('ip'), args);
 
+  const ownPids = async () => {
+    const pids = new Set<number>();
+    for (const name of ['wpa_supplicant', 'udhcpc', 'hostapd']) {
+      const pid = await readPid(name);
+      if (pid !== null) pids.add(pid);
+    }
+    return pids;
+  };
+
+  const stopStrays = async () => {
+    const strays = await findStrays(iface, await ownPids());
+    if (strays.length === 0) return [];
+    for (const s of strays)
+      log.warn(`stopping ${s.program} (pid ${s.pid}) on ${iface}: waved runs the station itself`);
+    await stopProcesses(strays.map((s) => s.pid));
+    return strays.map((s) => `${s.program} (pid ${s.pid})`);
+  };
+
   return {
     iface,
+    ownPids,
+    stopStrays,
+    async removeApAddress() {
+      const r = await run(bin('ip'), ['-4', '-o', 'addr', 'show', 'dev', iface], { timeoutMs: 10_000 });
+      if (!r.stdout.includes(` ${gateway}/${AP_PREFIX} `)) return false;
+      await ip('addr', 'del', `${gateway}/${AP_PREFIX}`, 'dev', iface);
+      return true;
+    },
     async macAddress() {
       if (options.macAddress) return options.macAddress();
       return (await fs.readFile(`/sys/class/net/${iface}/address`, 'utf8')).trim();
     },
     hostapdConfig: ({ ssid, psk }) =>
-      formatHostapdConfig({ iface, driver: options.hostapdDriver ?? 'nl80211', ssid, psk }),
+      formatHostapdConfig({
+        iface,
+        driver: options.hostapdDriver ?? 'nl80211',
+        ssid,
+        psk,
+        ...(options.country ? { country: options.country() } : {}),
+      }),
 
     async stopStation() {
       await stopByPidFile('udhcpc');
+      // A DHCP client the OS started would deconfigure the AP address in the middle of a session.
+      await stopStrays();
       if (!(await stopByPidFile('wpa_supplicant'))) {
         // Started by someone else (init): ask it to terminate over its control socket.
         const r = await run(bin('wpa_cli'), ['-i', iface, '-p', ctrlDir, 'terminate'], { timeoutMs: 10_000 });
@@ -127,6 +174,8 @@ export function createSystemRadio(options: SystemRadioOptions = {}): Radio {
       await runChecked(run, bin('hostapd'), ['-B', '-P', pidFile('hostapd'), configPath]);
     },
     async startDhcpServer() {
+      // the setup network's servers are loaded when it first comes up
+      const { createDhcpServer } = await import('@waved/dhcp-server');
       const server = createDhcpServer({
         serverAddress: gateway,
         netmask: AP_NETMASK,
@@ -147,6 +196,7 @@ export function createSystemRadio(options: SystemRadioOptions = {}): Radio {
       dhcp = server;
     },
     async startDnsServer() {
+      const { createCaptiveDns } = await import('@waved/captive-dns');
       const server = createCaptiveDns({
         answer: gateway,
         address: gateway,

@@ -1,5 +1,6 @@
 import { formatWithOptions } from 'node:util';
-import { type ConsolaInstance, type ConsolaReporter, createConsola, type LogObject } from 'consola';
+// consola/core: the logger without its terminal reporters and environment probing (we bring our own reporter)
+import { type ConsolaInstance, type ConsolaReporter, createConsola, type LogObject } from 'consola/core';
 import { createSecretRegistry, redactString, redactValue, type SecretRegistry } from './redact.js';
 import { escapeControls, escapeControlsIn } from './sanitize.js';
 

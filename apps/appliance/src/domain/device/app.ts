@@ -1,14 +1,15 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { BtPort } from '@waved/bt-frame';
 import {
+  type BaseUrlOverrides,
   type CloudClient,
   type CloudTlsOptions,
   createCloudClient,
   DATABASE_ENTRY,
   KEY_STORE_SLOT,
   openUdidFromMac,
+  regionForCountry,
+  resolveCloudArea,
   type TelemetryEventName,
   type TelemetryParams,
 } from '@waved/psp-cloud';
@@ -25,15 +26,7 @@ import {
 } from './asr/controller.js';
 import { type BluetoothService, createBluetoothService } from './bluetooth/service.js';
 import { beginRun, endRun } from './boot.js';
-import {
-  ANALYTICS_DB_DIR,
-  PHONE_BOOK_PATH,
-  PID_FILE,
-  POWER_ON_FLAG_FILE,
-  type TranscriptionMode,
-} from './constants.js';
-import { createDbCredentialStore, createDeviceMeta, type DeviceMeta } from './credentials.js';
-import { type DeviceDatabase, openDeviceDatabase } from './db.js';
+import { PHONE_BOOK_PATH, PID_FILE, POWER_ON_FLAG_FILE, type TranscriptionMode } from './constants.js';
 import {
   type BatteryPort,
   createOtaService,
@@ -43,29 +36,25 @@ import {
   type VersionStore,
 } from './ota.js';
 import { slaveVerifyDevPasswd, type VerifyResult } from './pclink.js';
+import type { DeviceStores, StorageSizes } from './ports.js';
 import type { AudioCapture } from './recording/audio.js';
 import { createMeetingRecorder, type MeetingRecorder, type RecordingInfo } from './recording/recorder.js';
-import { openRecordingStore, type RecordingStore } from './recording/store.js';
 import { createUploader, type Uploader } from './recording/uploader.js';
 import { type CloudSession, createCloudSession } from './session.js';
 import { createDeviceTelemetry, type DeviceTelemetry } from './telemetry.js';
 
 /** Where the application keeps its files. Defaults are the device's (spec B4). */
 export interface DevicePaths {
-  /** Appliance database, recordings and packages live under this directory. */
+  /** Packages live under this directory unless `packageDir` is given (the stores are opened by the adapters). */
   dataDir: string;
   pidFile?: string;
   powerOnFlagFile?: string;
-  /** Telemetry queue directory (spec B4 analytics database directory). */
-  analyticsDir?: string;
   phoneBookPath?: string;
   /** Where `software.swu` and `model.swu` are downloaded (default `<dataDir>/ota`). */
   packageDir?: string;
   /** `curl_progress_<name>` and `swu.done` (default /tmp). */
   progressDir?: string;
   doneFile?: string;
-  /** Project directory of the recordings database and WAV files (default `<dataDir>/recordings/default`). */
-  recordingsDir?: string;
 }
 
 export interface DeviceIdentity {
@@ -82,9 +71,13 @@ export interface DeviceIdentity {
 
 export type DeviceCloud =
   | {
-      baseUrl: string;
+      /** One URL for all three services (the reference server); wins over `urls`. */
+      baseUrl?: string;
+      /** The deployment's hosts per environment and region (the device profile's `[cloud]` tables). */
+      urls?: BaseUrlOverrides;
       tls?: CloudTlsOptions;
-      environment?: number;
+      /** `'production' | 'test'`, or the global OTA environment flag (1 = test). */
+      environment?: 'production' | 'test' | number;
       retry?: { retries?: number; baseDelayMs?: number };
     }
   | { client: CloudClient };
@@ -94,6 +87,8 @@ export interface DeviceAppOptions {
   /** The settings store (its `current()` snapshot: country, language, time zone, PIN, auto upload). */
   settings?: { current(): Settings };
   paths: DevicePaths;
+  /** The databases, the credential store and the files (opened by the adapters, closed by `stop()`). */
+  stores: DeviceStores;
   identity: DeviceIdentity;
   cloud: DeviceCloud;
   audio: AudioCapture;
@@ -103,7 +98,15 @@ export interface DeviceAppOptions {
   bluetooth?: { port: BtPort; probeIntervalMs?: number };
   ota: Pick<
     OtaServiceOptions,
-    'reboot' | 'run' | 'certificate' | 'hardware' | 'minBattery' | 'insecure' | 'ca' | 'checkpointBytes'
+    | 'reboot'
+    | 'run'
+    | 'certificate'
+    | 'hardware'
+    | 'minBattery'
+    | 'allowDowngrade'
+    | 'insecure'
+    | 'ca'
+    | 'checkpointBytes'
   > & {
     /** Screen consent for non-forced updates (default: declined). */
     consent?: OtaServiceOptions['consent'];
@@ -119,11 +122,12 @@ export interface DeviceAppOptions {
   onUiVerification?: (outcome: UiVerificationOutcome) => void;
   onOtaEvent?: (event: OtaEvent) => void;
   logger: Logger;
+  /** Wall time, and the system uptime for `init_start`/`init_end` (default: this process's uptime). */
   clock?: { now(): number; uptimeMs?(): number };
   telemetry?: { flushIntervalMs?: number; backoff?: { baseMs?: number; maxMs?: number } };
   session?: { refreshIntervalMs?: number; retryDelayMs?: number };
-  /** Storage sizes for `device_power_on` (default: statfs of dataDir). */
-  storage?: () => Promise<{ totalMb: number; freeMb: number }>;
+  /** Storage sizes for `device_power_on` (statfs of the data directory on a device). */
+  storage: StorageSizes;
   /** fdatasync interval of recordings (default 500 ms). */
   recordingSyncMs?: number;
 }
@@ -192,10 +196,32 @@ function snapshotOf(s: Settings): SettingsSnapshot {
   };
 }
 
-async function statfsSizes(dir: string): Promise<{ totalMb: number; freeMb: number }> {
-  const s = await fs.statfs(dir);
-  const mb = (blocks: number) => Math.floor((blocks * s.bsize) / (1024 * 1024));
-  return { totalMb: mb(s.blocks), freeMb: mb(s.bavail) };
+/**
+ * A cloud client that follows the device's country: CN, US, everything else EU. The region is
+ * looked at when a session is established (registration or token refresh), so a changed country
+ * takes effect at the next session; telemetry, OTA and uploads go to the bound area.
+ */
+function createAreaClient(
+  build: (country: string | undefined) => CloudClient,
+  country: () => string | undefined,
+  onChange: (from: string, to: string) => void,
+): CloudClient & { close(): Promise<void> } {
+  let current = build(country());
+  const follow = () => {
+    const wanted = regionForCountry(country());
+    if (wanted === current.region) return;
+    const old = current;
+    current = build(country());
+    onChange(old.region, current.region);
+    void old.close().catch(() => {});
+  };
+  return new Proxy({} as CloudClient & { close(): Promise<void> }, {
+    get(_, prop) {
+      if (prop === 'register' || prop === 'refreshToken') follow();
+      const value = Reflect.get(current, prop, current);
+      return typeof value === 'function' ? value.bind(current) : value;
+    },
+  });
 }
 
 /**
@@ -206,16 +232,17 @@ async function statfsSizes(dir: string): Promise<{ totalMb: number; freeMb: numb
 export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
   const { bus, logger, identity } = options;
   const now = options.clock?.now ?? Date.now;
-  const uptimeMs = options.clock?.uptimeMs ?? (() => Math.round(os.uptime() * 1000));
+  const uptimeMs = options.clock?.uptimeMs ?? (() => Math.round(performance.now()));
   const paths = options.paths;
   const settings = () => options.settings?.current();
+  const { stores } = options;
+  const { credentials, meta, files } = stores;
   const pinAttempts =
     options.pinAttempts ??
-    createAttemptLimiter({ path: path.join(paths.dataDir, 'pin-attempts.json'), logger });
-
-  const database: DeviceDatabase = openDeviceDatabase(path.join(paths.dataDir, 'appliance.db'), 'appliance');
-  const credentials = createDbCredentialStore(database);
-  const meta: DeviceMeta = createDeviceMeta(database);
+    createAttemptLimiter({
+      persist: { path: path.join(paths.dataDir, 'pin-attempts.json'), files },
+      logger,
+    });
   const versions: VersionStore = {
     get: (kind) =>
       meta.get(`version:${kind}`) ??
@@ -223,24 +250,34 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     set: (kind, v) => meta.set(`version:${kind}`, v),
   };
 
+  const cloud = options.cloud;
   const client: CloudClient =
-    'client' in options.cloud
-      ? options.cloud.client
-      : createCloudClient({
-          credentials,
-          countryCode: settings()?.device.country || undefined,
-          environment: options.cloud.environment ?? 0,
-          baseUrl: options.cloud.baseUrl,
-          ...(options.cloud.tls ? { tls: options.cloud.tls } : {}),
-          ...(options.cloud.retry ? { retry: options.cloud.retry } : {}),
-          firmwareVersion: versions.get('psp_firmware'),
-          logger: {
-            debug: (m) => logger.debug(`cloud: ${m}`),
-            info: (m) => logger.info(`cloud: ${m}`),
-            warn: (m) => logger.warn(`cloud: ${m}`),
-            error: (m) => logger.error(`cloud: ${m}`),
-          },
-        });
+    'client' in cloud
+      ? cloud.client
+      : createAreaClient(
+          (country) =>
+            createCloudClient({
+              credentials,
+              // the profile's hosts for the device's area: region from the country, environment from the flag
+              area: resolveCloudArea({
+                country: country ?? null,
+                environment: cloud.environment ?? 0,
+                ...(cloud.baseUrl ? { baseUrl: cloud.baseUrl } : {}),
+                ...(cloud.urls ? { hosts: cloud.urls } : {}),
+              }),
+              ...(cloud.tls ? { tls: cloud.tls } : {}),
+              ...(cloud.retry ? { retry: cloud.retry } : {}),
+              firmwareVersion: versions.get('psp_firmware'),
+              logger: {
+                debug: (m) => logger.debug(`cloud: ${m}`),
+                info: (m) => logger.info(`cloud: ${m}`),
+                warn: (m) => logger.warn(`cloud: ${m}`),
+                error: (m) => logger.error(`cloud: ${m}`),
+              },
+            }),
+          () => settings()?.device.country || undefined,
+          (from, to) => logger.info(`cloud: the device country moved it from the ${from} to the ${to} area`),
+        );
 
   // set by the first lines of the body below; the session calls it after each successful establish
   let sessionReady: () => void = () => {};
@@ -252,7 +289,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     onReady: () => sessionReady(),
   });
   const telemetry = createDeviceTelemetry({
-    path: path.join(paths.analyticsDir ?? ANALYTICS_DB_DIR, 'events.db'),
+    store: stores.telemetry,
     client,
     serial: identity.serial,
     openUdid: openUdidFromMac(identity.mac ?? ''),
@@ -275,6 +312,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     battery: options.battery,
     consent: options.ota.consent ?? (async () => false),
     reboot: options.ota.reboot,
+    removeFile: (file) => files.remove(file),
     packageDir: paths.packageDir ?? path.join(paths.dataDir, 'ota'),
     progressDir: paths.progressDir ?? '/tmp',
     doneFile: paths.doneFile ?? path.join(paths.progressDir ?? '/tmp', 'swu.done'),
@@ -282,6 +320,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     ...(options.ota.certificate ? { certificate: options.ota.certificate } : {}),
     ...(options.ota.hardware ? { hardware: options.ota.hardware } : {}),
     ...(options.ota.minBattery !== undefined ? { minBattery: options.ota.minBattery } : {}),
+    ...(options.ota.allowDowngrade ? { allowDowngrade: true } : {}),
     ...(options.ota.insecure ? { insecure: true } : {}),
     ...(options.ota.ca ? { ca: options.ota.ca } : {}),
     ...(options.ota.checkpointBytes ? { checkpointBytes: options.ota.checkpointBytes } : {}),
@@ -291,8 +330,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     now,
   });
 
-  const recordingsDir = paths.recordingsDir ?? path.join(paths.dataDir, 'recordings', 'default');
-  const recStore: RecordingStore = openRecordingStore(recordingsDir);
+  const recStore = stores.recordings;
   const recorder = createMeetingRecorder({
     store: recStore,
     audio: options.audio,
@@ -356,6 +394,10 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     meta.set('settings_snapshot', JSON.stringify(next));
     if (!raw) return;
     const prev = JSON.parse(raw) as SettingsSnapshot;
+    if (prev.country !== next.country && session.isReady()) {
+      // the next session binds the new area (CN, US or EU)
+      background('after the country changed', session.establish());
+    }
     if (prev.language !== next.language || prev.country !== next.country) {
       await track('set_language_region', {
         language: next.language,
@@ -447,7 +489,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
         await credentials.writeEntry(DATABASE_ENTRY.registrationSecret, identity.registrationSecret);
       }
       await track('init_start', { uptime_ms: initUptime });
-      const boot = await beginRun({
+      const boot = await beginRun(files, {
         pidFile: paths.pidFile ?? PID_FILE,
         powerOnFlagFile: paths.powerOnFlagFile ?? POWER_ON_FLAG_FILE,
       });
@@ -457,7 +499,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
         await track('system_crash', { reason: boot.crashed.reason });
       }
       if (boot.firstStartThisBoot) {
-        const sizes = await (options.storage ?? (() => statfsSizes(paths.dataDir)))().catch(() => ({
+        const sizes = await options.storage().catch(() => ({
           totalMb: 0,
           freeMb: 0,
         }));
@@ -503,8 +545,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     },
     async stop({ powerOffType = 'shutdown' } = {}) {
       if (!started) {
-        database.close();
-        recStore.close();
+        await stores.close();
         return;
       }
       started = false;
@@ -525,10 +566,9 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
       if (session.isReady()) await telemetry.flush();
       await telemetry.close();
       await bluetooth?.close();
-      if (!('client' in options.cloud)) await client.close();
-      recStore.close();
-      database.close();
-      await endRun({ pidFile: paths.pidFile ?? PID_FILE });
+      if (!('client' in cloud)) await client.close();
+      await endRun(files, { pidFile: paths.pidFile ?? PID_FILE });
+      await stores.close();
     },
     async initRecording(opts = {}) {
       const mode = opts.mode ?? 0;

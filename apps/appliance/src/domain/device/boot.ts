@@ -1,5 +1,4 @@
-import fs from 'node:fs/promises';
-import { writeFileAtomic } from '../../adapters/system/atomic.js';
+import type { FileStore } from '../../core/ports/files.js';
 import { CRASH_REASON, PID_FILE, POWER_ON_FLAG_FILE } from './constants.js';
 
 export interface BootPaths {
@@ -14,35 +13,30 @@ export interface BootReport {
   firstStartThisBoot: boolean;
 }
 
-async function readOrNull(path: string): Promise<string | null> {
-  try {
-    return await fs.readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-}
-
 /**
  * Start-of-run bookkeeping. `/tmp` is a tmpfs on the device, so both files vanish at reboot:
  * a PID file present at start means the previous run of this boot crashed, and a missing power-on
  * flag means this is the first start since power-on. Writes this run's PID file and the flag.
  */
-export async function beginRun(paths: BootPaths = {}, pid = process.pid): Promise<BootReport> {
+export async function beginRun(
+  files: FileStore,
+  paths: BootPaths = {},
+  pid = process.pid,
+): Promise<BootReport> {
   const pidFile = paths.pidFile ?? PID_FILE;
   const flagFile = paths.powerOnFlagFile ?? POWER_ON_FLAG_FILE;
-  const previous = await readOrNull(pidFile);
+  const previous = await files.read(pidFile);
   const crashed: BootReport['crashed'] =
     previous === null
       ? null
       : { reason: CRASH_REASON, previousPid: /^\d+$/.test(previous.trim()) ? Number(previous.trim()) : null };
-  const flag = await readOrNull(flagFile);
-  await writeFileAtomic(pidFile, `${pid}\n`, 0o644);
-  if (flag === null) await writeFileAtomic(flagFile, `${Math.floor(Date.now() / 1000)}\n`, 0o644);
+  const flag = await files.read(flagFile);
+  await files.write(pidFile, `${pid}\n`, 0o644);
+  if (flag === null) await files.write(flagFile, `${Math.floor(Date.now() / 1000)}\n`, 0o644);
   return { crashed, firstStartThisBoot: flag === null };
 }
 
 /** Clean shutdown: removes the PID file so the next start does not report a crash. */
-export async function endRun(paths: BootPaths = {}): Promise<void> {
-  await fs.rm(paths.pidFile ?? PID_FILE, { force: true });
+export async function endRun(files: FileStore, paths: BootPaths = {}): Promise<void> {
+  await files.remove(paths.pidFile ?? PID_FILE);
 }

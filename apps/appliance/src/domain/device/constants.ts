@@ -9,6 +9,9 @@ export const ANALYTICS_DB_DIR = '/data/common_settings/finder/finder_sdk_dir';
 export const APP_STATION_CONFIG_PATH = '/tmp/wpa_supplicant.conf';
 export const FALLBACK_REGION = 'EU';
 export const CRASH_REASON = 'pspapp crash';
+/** Spec B2: the device serial lives in key-store slot 0, the factory secret in database entry 0xe7. */
+export const SERIAL_SLOT = 0;
+export const FACTORY_SECRET_ENTRY = 0xe7;
 /** `/mnt/udisk/misc/data/<system_dir>/software.swu` */
 export function firmwarePackagePath(systemDir: string): string {
   if (!/^[A-Za-z0-9._-]+$/.test(systemDir) || systemDir === '.' || systemDir === '..') {

@@ -1,15 +1,7 @@
 // The device application (spec Area B): boot bookkeeping, cloud session, telemetry, OTA, meeting
-// recording, ASR, Bluetooth and PC Link, wired by createDeviceApp; createSimDevice for `waved sim`.
+// recording, ASR, Bluetooth and PC Link, wired by createDeviceApp. Its adapters are in
+// adapters/system (a device) and sim (the simulator).
 
-export { createSimAsrEngine } from '../../sim/asr-engine.js';
-export { attachSimBtModule, SIM_CONTACTS, type SimBtModule } from '../../sim/bt-module.js';
-export {
-  buildSimPackage,
-  createSimDevice,
-  fakeSwupdateRunner,
-  type SimDevice,
-  type SimDeviceOptions,
-} from '../../sim/device.js';
 export {
   createDeviceApp,
   createNullAsrEngine,
@@ -41,21 +33,16 @@ export {
 } from './bluetooth/service.js';
 export { type BootReport, beginRun, endRun } from './boot.js';
 export * as constants from './constants.js';
-export { createDbCredentialStore } from './credentials.js';
-export { openDeviceDatabase } from './db.js';
 export { DeviceError, type DeviceErrorCode } from './errors.js';
 export { type BatteryPort, createOtaService, type OtaEvent, type OtaService } from './ota.js';
 export { decryptPcLinkFrame, encryptPcLinkFrame, PcLinkError, slaveVerifyDevPasswd } from './pclink.js';
-export {
-  type AudioCapture,
-  arecordArgs,
-  createArecordCapture,
-  createGeneratedCapture,
-} from './recording/audio.js';
+export type { DeviceMeta, DeviceStores, StorageSizes } from './ports.js';
+export type { AudioCapture } from './recording/audio.js';
 export {
   createMeetingRecorder,
   type MeetingRecorder,
   type RecorderState,
   type RecordingInfo,
 } from './recording/recorder.js';
-export { recoverWav, WavWriter } from './recording/wav.js';
+export type { RecordingStore, WavFileWriter } from './recording/store.js';
+export { decodeWavHeader, encodeWavHeader, WAV_HEADER_BYTES, type WavFormat } from './recording/wav.js';

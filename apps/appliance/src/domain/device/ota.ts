@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { CloudClient } from '@waved/psp-cloud';
 import {
@@ -59,6 +58,8 @@ export interface OtaServiceOptions {
   consent: (info: { kind: UpdateKind; version: string; notes: string }) => Promise<boolean>;
   /** Reboots once the package is installed. */
   reboot: () => Promise<void>;
+  /** Removes an installed package (it has done its job and would only fill the storage). */
+  removeFile: (path: string) => Promise<void>;
   /** Directory of the packages: `software.swu` (spec B4) and `model.swu`. */
   packageDir: string;
   /** Directory of `curl_progress_<name>` (default /tmp). */
@@ -73,6 +74,8 @@ export interface OtaServiceOptions {
   hardware?: string;
   /** Minimum battery percent to install (default 30). */
   minBattery?: number;
+  /** Install versions that are not newer than the installed one (profile `ota.allow_downgrade`). */
+  allowDowngrade?: boolean;
   /** Durable checkpoint interval of the partial download (default 256 KiB). */
   checkpointBytes?: number;
   /** Extra CA for the package server; `insecure` mirrors the vendor's curl -k (logged). */
@@ -104,6 +107,23 @@ export function releaseNotes(descriptions: UpdateDescriptor['descriptions'], lan
   const tags = Object.keys(descriptions);
   const best = matchLanguage(lang, tags) ?? matchLanguage('en', tags) ?? tags[0];
   return best === undefined ? '' : (descriptions[best]?.html_note ?? '');
+}
+
+/**
+ * Whether `candidate` is newer than `installed`: their numeric parts compared in order (`1.10.0` >
+ * `1.9.3`; a prefix such as `PSP_` or `v` is ignored). Anything without a number is not newer.
+ */
+export function isNewerVersion(candidate: string, installed: string): boolean {
+  const parts = (v: string) => (v.match(/\d+/g) ?? []).map((d) => BigInt(d));
+  const a = parts(candidate);
+  const b = parts(installed);
+  if (a.length === 0) return false;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] ?? 0n;
+    const y = b[i] ?? 0n;
+    if (x !== y) return x > y;
+  }
+  return false;
 }
 
 function packageName(kind: UpdateKind): string {
@@ -207,14 +227,17 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
           duration_ms: now() - installStarted,
         });
         // installed: the package has done its job and would only fill the storage
-        await fs.rm(file, { force: true });
+        await options.removeFile(file);
         await options.reboot();
       },
       ...(options.run ? { run: options.run } : {}),
-      // Until the device profile's OTA policy (allow_unsigned, allow_downgrade) is wired: without a
-      // certificate installs stay allowed, and @waved/swu-ota logs a warning at every one.
+      // A device without ota.certificate runs no OTA service unless its profile says
+      // ota.allow_unsigned = true (profile/features.ts); then, as in the simulator, installs go
+      // ahead without a signature check and @waved/swu-ota logs a warning at every one.
       ...(options.certificate ? { certificate: options.certificate } : { allowUnsigned: true }),
       installedVersion: versions.get(kind),
+      // the profile's ota.allow_downgrade reaches the installer's own anti-rollback check too
+      ...(options.allowDowngrade ? { allowDowngrade: true } : {}),
       ...(options.hardware ? { hardware: options.hardware } : {}),
       logger: { info: (m) => logger.info(`ota: ${m}`), warn: (m) => logger.warn(`ota: ${m}`) },
     });
@@ -268,6 +291,14 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
           continue;
         }
         if (!descriptor || descriptor.version === versions.get(kind)) {
+          emit({ type: 'up-to-date', kind });
+          continue;
+        }
+        if (!options.allowDowngrade && !isNewerVersion(descriptor.version, versions.get(kind))) {
+          // anti-rollback: only newer versions install unless the profile allows a downgrade
+          logger.warn(
+            `ota: ${kind} ${descriptor.version} is not newer than the installed ${versions.get(kind)}; not installed`,
+          );
           emit({ type: 'up-to-date', kind });
           continue;
         }

@@ -1,23 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-
-// The appliance database (drizzle/appliance): credentials (spec B2) and device facts.
-
-export const credentialValues = sqliteTable(
-  'credential_values',
-  {
-    kind: text('kind', { enum: ['slot', 'entry'] }).notNull(),
-    id: integer('id').notNull(),
-    value: text('value').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.kind, t.id] })],
-);
-
-export const deviceMeta = sqliteTable('device_meta', {
-  key: text('key').primaryKey(),
-  value: text('value').notNull(),
-});
-
-// A project's recordings database (drizzle/recordings).
+// The records the device application keeps (the tables are in adapters/system/migrations.ts).
 
 export type RecordingState = 'initialized' | 'recording' | 'paused' | 'finished' | 'interrupted';
 export type CloudState =
@@ -30,52 +11,41 @@ export type CloudState =
 export type FileState = 'writing' | 'complete' | 'recovered';
 export type UploadStatus = 'pending' | 'uploaded' | 'failed';
 
-export const recordings = sqliteTable('recordings', {
-  id: text('id').primaryKey(),
-  state: text('state').$type<RecordingState>().notNull(),
-  transcriptionMode: integer('transcription_mode').$type<0 | 1 | 2>().notNull(),
-  language: text('language').notNull(),
-  createdAt: integer('created_at').notNull(),
-  startedAt: integer('started_at'),
-  endedAt: integer('ended_at'),
-  durationMs: integer('duration_ms').notNull().default(0),
-  bytes: integer('bytes').notNull().default(0),
-  recovered: integer('recovered', { mode: 'boolean' }).notNull().default(false),
-  cloudState: text('cloud_state').$type<CloudState>().notNull().default('local'),
-  taskId: text('task_id'),
-  lastError: text('last_error'),
-});
+/** One meeting recording. */
+export interface RecordingRow {
+  id: string;
+  state: RecordingState;
+  transcriptionMode: 0 | 1 | 2;
+  language: string;
+  createdAt: number;
+  startedAt: number | null;
+  endedAt: number | null;
+  durationMs: number;
+  bytes: number;
+  recovered: boolean;
+  cloudState: CloudState;
+  taskId: string | null;
+  lastError: string | null;
+}
 
-export const recordingFiles = sqliteTable(
-  'recording_files',
-  {
-    recordingId: text('recording_id')
-      .notNull()
-      .references(() => recordings.id, { onDelete: 'cascade' }),
-    seq: integer('seq').notNull(),
-    fileName: text('file_name').notNull(),
-    state: text('state').$type<FileState>().notNull(),
-    bytes: integer('bytes').notNull().default(0),
-    durationMs: integer('duration_ms').notNull().default(0),
-    uploadStatus: text('upload_status').$type<UploadStatus>().notNull().default('pending'),
-    uploadAttempts: integer('upload_attempts').notNull().default(0),
-    cloudFileId: text('cloud_file_id'),
-    lastError: text('last_error'),
-  },
-  (t) => [primaryKey({ columns: [t.recordingId, t.seq] })],
-);
+/** One WAV file of a recording (a new one at each start or resume). */
+export interface RecordingFileRow {
+  recordingId: string;
+  seq: number;
+  fileName: string;
+  state: FileState;
+  bytes: number;
+  durationMs: number;
+  uploadStatus: UploadStatus;
+  uploadAttempts: number;
+  cloudFileId: string | null;
+  lastError: string | null;
+}
 
-export const recordingMarks = sqliteTable(
-  'recording_marks',
-  {
-    recordingId: text('recording_id')
-      .notNull()
-      .references(() => recordings.id, { onDelete: 'cascade' }),
-    atMs: integer('at_ms').notNull(),
-    createdAt: integer('created_at').notNull(),
-  },
-  (t) => [index('recording_marks_recording').on(t.recordingId)],
-);
-
-export type RecordingRow = typeof recordings.$inferSelect;
-export type RecordingFileRow = typeof recordingFiles.$inferSelect;
+export type NewRecording = Pick<
+  RecordingRow,
+  'id' | 'state' | 'transcriptionMode' | 'language' | 'createdAt'
+> &
+  Partial<RecordingRow>;
+export type NewRecordingFile = Pick<RecordingFileRow, 'recordingId' | 'seq' | 'fileName' | 'state'> &
+  Partial<RecordingFileRow>;

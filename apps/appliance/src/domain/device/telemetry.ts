@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import {
   type CloudClient,
   createTelemetryQueue,
@@ -8,7 +6,6 @@ import {
   type TelemetryQueue,
   type TelemetryStore,
 } from '@waved/psp-cloud';
-import { createSqliteTelemetryStore } from '@waved/psp-cloud/sqlite';
 import type { Logger } from '../../core/log/logger.js';
 
 /** What every feature of the device application reports through. */
@@ -22,10 +19,8 @@ export interface DeviceTelemetry {
 }
 
 export interface DeviceTelemetryOptions {
-  /** SQLite file of the queue (in the analytics database directory, spec B4). */
-  path?: string;
-  /** A store to use instead of the file (tests). */
-  store?: TelemetryStore;
+  /** Where queued events wait (a SQLite file in the analytics directory of spec B4 on a device). */
+  store: TelemetryStore;
   client: Pick<CloudClient, 'sendTelemetry'>;
   serial: string;
   openUdid: string;
@@ -38,10 +33,7 @@ export interface DeviceTelemetryOptions {
 }
 
 export function createDeviceTelemetry(options: DeviceTelemetryOptions): DeviceTelemetry {
-  const { logger } = options;
-  if (!options.store && options.path)
-    fs.mkdirSync(path.dirname(options.path), { recursive: true, mode: 0o700 });
-  const store = options.store ?? createSqliteTelemetryStore({ path: options.path ?? ':memory:' });
+  const { logger, store } = options;
   const queue = createTelemetryQueue({
     store,
     serial: options.serial,

@@ -1,9 +1,8 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { isValidPassphrase, isValidPin, PIN_MAX_DIGITS, PIN_MIN_DIGITS, ssidBytes } from '@waved/psk';
 import { formatSsid } from '@waved/wpa-cli';
-import { H3, type H3Event, toNodeHandler } from 'h3';
+import { H3, type H3Event } from 'h3';
 import type { ProvisioningState, ScannedNetwork, StateBus } from '../../core/bus.js';
+import type { HttpServe, ServerHandle } from '../../core/ports/http.js';
 import {
   languageFromHeader,
   type Message,
@@ -20,8 +19,9 @@ import type { SettingsStore } from '../settings/store.js';
 import { MAX_BODY_BYTES, parseFormBody } from './body.js';
 import {
   type ConnectionLimits,
-  limitConnections,
   PORTAL_HEADERS_TIMEOUT_MS,
+  PORTAL_MAX_CONNECTIONS,
+  PORTAL_MAX_CONNECTIONS_PER_CLIENT,
   PORTAL_REQUEST_TIMEOUT_MS,
   PORTAL_TIMEOUT_CHECK_MS,
 } from './connections.js';
@@ -67,13 +67,15 @@ export interface PortalOptions {
   gateway?: string;
   /** Clock for the countdown (tests). */
   now?: () => number;
+  /** Binds the HTTP server (node:http on a device). */
+  serve: HttpServe;
   /** Connection limits of the HTTP server (defaults in connections.ts). */
   connections?: ConnectionLimits;
 }
 
 export interface Portal {
   app: H3;
-  listen(options: { host: string; port: number }): Promise<{ url: string; close(): Promise<void> }>;
+  listen(options: { host: string; port: number }): Promise<ServerHandle>;
 }
 
 export interface ConnectRequest {
@@ -551,33 +553,28 @@ export function createPortal(options: PortalOptions): Portal {
   return {
     app,
     async listen({ host, port }) {
-      const server = http.createServer(
-        {
-          headersTimeout: PORTAL_HEADERS_TIMEOUT_MS,
-          requestTimeout: PORTAL_REQUEST_TIMEOUT_MS,
-          connectionsCheckingInterval: PORTAL_TIMEOUT_CHECK_MS,
-          keepAliveTimeout: 5_000,
+      const server = await options.serve(app, {
+        host,
+        port,
+        limits: {
+          headersTimeoutMs: PORTAL_HEADERS_TIMEOUT_MS,
+          requestTimeoutMs: PORTAL_REQUEST_TIMEOUT_MS,
+          timeoutCheckMs: PORTAL_TIMEOUT_CHECK_MS,
+          keepAliveTimeoutMs: 5_000,
+          perClient: options.connections?.perClient ?? PORTAL_MAX_CONNECTIONS_PER_CLIENT,
+          total: options.connections?.total ?? PORTAL_MAX_CONNECTIONS,
         },
-        toNodeHandler(app),
-      );
-      limitConnections(server, options.connections);
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          resolve();
-        });
       });
-      const address = server.address() as AddressInfo;
-      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      let closed = false;
       return {
-        url: `http://${shown}:${address.port}/`,
-        close: () =>
-          new Promise<void>((resolve) => {
+        ...server,
+        async close() {
+          if (!closed) {
+            closed = true;
             offState();
-            server.close(() => resolve());
-            server.closeAllConnections();
-          }),
+          }
+          await server.close();
+        },
       };
     },
   };

@@ -58,6 +58,8 @@ export function formatHostapdConfig(options: {
   psk: string;
   channel?: number;
   ctrlInterface?: string;
+  /** Wi-Fi country (ISO 3166-1 alpha-2); `00` or absent: the world domain, no country lines. */
+  country?: string;
 }): string {
   if (!/^[0-9a-f]{64}$/.test(options.psk))
     throw new RangeError('hostapd psk must be 64 lowercase hex characters');
@@ -77,6 +79,10 @@ export function formatHostapdConfig(options: {
     'ap_isolate=1',
     'ieee80211w=1',
   ];
+  if (options.country && /^[A-Z]{2}$/.test(options.country)) {
+    // the regulatory domain of the AP, announced in its beacons (802.11d)
+    lines.push(`country_code=${options.country}`, 'ieee80211d=1');
+  }
   if (options.ctrlInterface) lines.push(`ctrl_interface=${options.ctrlInterface}`);
   return `${lines.join('\n')}\n`;
 }

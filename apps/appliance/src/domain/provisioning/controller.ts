@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
 import { derivePsk as defaultDerivePsk } from '@waved/psk';
-import { writeFileAtomic } from '../../adapters/system/atomic.js';
 import type { Command, FailureReason, ProvisioningState, ScannedNetwork, StateBus } from '../../core/bus.js';
 import { ApplianceError } from '../../core/errors.js';
 import { type Logger, silentLogger } from '../../core/log/logger.js';
 import type { SecretRegistry } from '../../core/log/redact.js';
 import { FAILURE_MESSAGES } from '../../core/messages.js';
+import { systemClock, type Timers } from '../../core/ports/clock.js';
+import type { FileStore } from '../../core/ports/files.js';
 import type { ProvisionRequest, Radio, Station, StationEvent } from '../../core/ports/radio.js';
 import { translator } from '../../i18n/index.js';
 import type { PortalSession } from '../portal/portal.js';
@@ -30,16 +30,10 @@ export interface PortalHandle {
   close(): Promise<void>;
 }
 
-export interface Timers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+export type { Timers };
 
-/** Files the controller writes itself (the hostapd config), so it can guarantee their removal. */
-export interface ControllerFiles {
-  write(path: string, data: string): Promise<void>;
-  remove(path: string): Promise<void>;
-}
+/** Files the controller writes itself (the hostapd config, 0600), so it can guarantee their removal. */
+export type ControllerFiles = Pick<FileStore, 'write' | 'remove'>;
 
 export interface ProvisioningControllerOptions {
   bus: StateBus;
@@ -64,7 +58,8 @@ export interface ProvisioningControllerOptions {
   /** Station status poll interval while waiting for association or an address. */
   pollMs?: number;
   timers?: Timers;
-  files?: ControllerFiles;
+  /** Where the hostapd config is written (atomically, 0600) and removed. */
+  files: ControllerFiles;
   randomBytes?: (n: number) => Buffer;
   derivePsk?: (ssid: string, passphrase: string) => Promise<string>;
   logger?: Logger;
@@ -116,15 +111,8 @@ interface Session {
 const english = translator('en');
 const englishFailure = (reason: FailureReason): string => english.text(FAILURE_MESSAGES[reason]);
 
-const realTimers: Timers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
-
-const realFiles: ControllerFiles = {
-  write: (p, data) => writeFileAtomic(p, data, 0o600),
-  remove: (p) => fs.rm(p, { force: true }),
-};
+/** Scans in a row that miss the network before joining fails with `network-not-found`. */
+const NOT_FOUND_SCANS = 3;
 
 /** What the station is given for a network the portal saved: its exact bytes when known. */
 export function toProvisionRequest(request: {
@@ -148,8 +136,8 @@ export function toProvisionRequest(request: {
 export function createProvisioningController(options: ProvisioningControllerOptions): ProvisioningController {
   const { bus, radio, station } = options;
   const log = options.logger ?? silentLogger;
-  const timers = options.timers ?? realTimers;
-  const files = options.files ?? realFiles;
+  const timers = options.timers ?? systemClock;
+  const files = options.files;
   const randomBytes = options.randomBytes ?? crypto.randomBytes;
   const derivePsk = options.derivePsk ?? ((s: string, p: string) => defaultDerivePsk(s, p));
   const configPath = options.hostapdConfigPath ?? HOSTAPD_CONFIG_PATH;
@@ -245,7 +233,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
     checkAbort();
     const psk = await derivePsk(s.apSsid, s.passphrase);
     up.config = true;
-    await files.write(configPath, radio.hostapdConfig({ ssid: s.apSsid, psk }));
+    await files.write(configPath, radio.hostapdConfig({ ssid: s.apSsid, psk }), 0o600);
     up.hostapd = true;
     await step('start hostapd', () => radio.startHostapd(configPath));
     checkAbort();
@@ -385,12 +373,21 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       };
       const onAbort = () => finish(() => reject(new Aborted()));
       const matches = (ssid: string | null) => target === null || ssid === null || ssid === target;
+      // One scan can miss a network that is there (the radio has just left AP mode, or a slow
+      // machine answers late); wpa_supplicant scans again. Only NOT_FOUND_SCANS misses in a row, or
+      // misses until the deadline, mean the network is not in range.
+      let notFound = 0;
+      const notFoundFailure = () =>
+        new ConnectFailure('network-not-found', englishFailure('network-not-found'));
       const off = station.onEvent((event: StationEvent) => {
         if (event.type === 'wrong-key' && matches(event.ssid))
           finish(() => reject(new ConnectFailure('wrong-password', englishFailure('wrong-password'))));
-        else if (event.type === 'not-found')
-          finish(() => reject(new ConnectFailure('network-not-found', englishFailure('network-not-found'))));
+        else if (event.type === 'not-found') {
+          notFound++;
+          if (notFound >= NOT_FOUND_SCANS) finish(() => reject(notFoundFailure()));
+        } else if (event.type === 'disconnected') notFound = 0;
         else if (event.type === 'connected' && !done) {
+          notFound = 0;
           // Do not wait for the next poll step.
           timers.clearTimeout(poller);
           void poll();
@@ -399,7 +396,11 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       const deadline = timers.setTimeout(
         () =>
           finish(() =>
-            reject(new ConnectFailure('association-timeout', englishFailure('association-timeout'))),
+            reject(
+              notFound > 0
+                ? notFoundFailure()
+                : new ConnectFailure('association-timeout', englishFailure('association-timeout')),
+            ),
           ),
         associationTimeoutMs,
       );
@@ -487,7 +488,15 @@ export function createProvisioningController(options: ProvisioningControllerOpti
               'association-timeout',
               `${englishFailure('association-timeout')} (${error instanceof Error ? error.message : String(error)})`,
             );
-      log.warn(`connecting failed: ${failure.reason}`);
+      if (error instanceof ApplianceError && error.code === 'APPLIANCE_RADIO_STEP') {
+        // Not the association deadline: a radio step ran out of its bound (a slow or emulated
+        // machine needs a larger one), and the log says so.
+        log.warn(
+          `connecting failed: ${failure.reason}: ${error.message} (the radio step limit, ${stepTimeoutMs} ms)`,
+        );
+      } else {
+        log.warn(`connecting failed: ${failure.reason}`);
+      }
       if (s.expired) return;
       // The form comes back in the same session (same AP name, passphrase and CSRF token) for Try again.
       options.wifi?.pause();

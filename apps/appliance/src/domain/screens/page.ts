@@ -16,6 +16,19 @@ export interface ScreenPageOptions {
 /** Event streams the screen page serves at once: a kiosk browser and a few developer tabs. */
 export const MAX_SCREEN_SUBSCRIBERS = 8;
 
+/** Host names a browser on the device itself uses for the page. */
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Whether a request is addressed to the device itself. A page a browser loaded from another name
+ * (DNS rebinding: `evil.example` resolving to 127.0.0.1) sends that name in `Host` and is refused.
+ */
+export function isLoopbackHost(host: string | null): boolean {
+  if (!host) return false;
+  const name = host.toLowerCase().replace(/:\d+$/, '');
+  return LOOPBACK_HOSTS.has(name);
+}
+
 /** The view plus the QR as SVG, as the emulator page receives it. */
 export async function viewForWeb(view: ScreenView): Promise<ScreenView & { qrSvg?: string }> {
   if (view.screen === 'setup' && view.qr) {
@@ -110,9 +123,11 @@ if (window.EventSource) {
 }
 
 /**
- * A small h3 app that emulates the device display in a browser: `/` the page, `/events` server-sent
+ * A small h3 app that shows the device display in a browser: `/` the page, `/events` server-sent
  * events with each view, `/view.json` for polling, `POST /press` (JSON `{ action }`) for buttons.
- * Meant for loopback (`waved sim`); the JSON content type keeps other sites' forms out.
+ * It is served on loopback only (a kiosk browser on the device, or `waved sim`); requests whose
+ * `Host` is not a loopback name are refused (421), and the JSON content type keeps other sites'
+ * forms out.
  */
 export function createScreenPage({
   screens,
@@ -123,6 +138,12 @@ export function createScreenPage({
   // Each stream renders every view (with its QR as SVG): without a cap, a client that opens
   // streams without end makes the device render for each of them.
   let subscribers = 0;
+
+  app.use((event: H3Event) => {
+    if (!isLoopbackHost(event.req.headers.get('host'))) {
+      return new Response('this page is for the device screen only', { status: 421, headers: noStore });
+    }
+  });
 
   app.get(
     '/',

@@ -8,6 +8,11 @@ import type { ScreenView } from './view.js';
 export interface TerminalOptions {
   /** Inner width in columns (default 44, at least the QR width). */
   width?: number;
+  /**
+   * Leave out the setup network's QR code and passphrase (output that is not a terminal, such as
+   * a file or a pipe, must never receive them).
+   */
+  hideSecrets?: boolean;
 }
 
 /**
@@ -73,7 +78,8 @@ function buttonLines(labels: readonly string[], width: number): string[] {
  * characters count two columns and long words are broken (see `wrapText`).
  */
 export function renderTerminal(view: ScreenView, options: TerminalOptions = {}): string {
-  const qr = view.screen === 'setup' && view.qr ? renderQrText(view.qr) : [];
+  const hide = options.hideSecrets === true;
+  const qr = view.screen === 'setup' && view.qr && !hide ? renderQrText(view.qr) : [];
   const qrWidth = qr[0] ? displayWidth(qr[0]) : 0;
   const width = Math.max(options.width ?? 44, qrWidth, 16);
   const tr = translator(view.lang);
@@ -116,7 +122,11 @@ export function renderTerminal(view: ScreenView, options: TerminalOptions = {}):
       for (const line of qr) body.push(center(line, width));
       if (view.rows.length > 0) {
         add();
-        rows(view.rows);
+        rows(
+          hide
+            ? view.rows.map((r) => (r.secret ? { ...r, value: tr.t('screen.setup.passwordHidden') } : r))
+            : view.rows,
+        );
       }
       add();
       if (view.error) add(view.error);

@@ -31,6 +31,8 @@ export interface ScreenButton {
 export interface ScreenRow {
   label: string;
   value: string;
+  /** The value is a secret (the setup passphrase): hidden where the screen may be seen by others. */
+  secret?: boolean;
 }
 
 export interface MenuView extends ScreenBase {
@@ -443,7 +445,7 @@ export function createScreens(options: ScreensOptions): Screens {
       rows: shown
         ? [
             { label: tr.t('screen.setup.network'), value: shown.ssid },
-            { label: tr.t('screen.setup.password'), value: shown.passphrase },
+            { label: tr.t('screen.setup.password'), value: shown.passphrase, secret: true },
             { label: tr.t('screen.setup.address'), value: addressOf(shown.url) },
           ]
         : [],

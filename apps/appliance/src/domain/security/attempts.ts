@@ -1,6 +1,5 @@
-import fs from 'node:fs/promises';
-import { writeFileAtomic } from '../../adapters/system/atomic.js';
 import { type Logger, silentLogger } from '../../core/log/logger.js';
+import type { FileStore } from '../../core/ports/files.js';
 
 /**
  * One failed-attempt counter for the device PIN, shared by every place that checks it (the
@@ -38,8 +37,11 @@ export interface AttemptLimiter {
 }
 
 export interface AttemptLimiterOptions {
-  /** The state file (JSON, mode 0600, written atomically). Absent: kept in memory only. */
-  path?: string;
+  /**
+   * The state file (JSON, mode 0600, written atomically through `files`) and the store that reads
+   * and writes it. Absent: kept in memory only.
+   */
+  persist?: { path: string; files: Pick<FileStore, 'read' | 'write'> };
   /** ms since the epoch (default Date.now). */
   now?: () => number;
   freeFailures?: number;
@@ -90,26 +92,22 @@ export function createAttemptLimiter(options: AttemptLimiterOptions = {}): Attem
 
   /** The file is the truth: read it before each check, so a second limiter on the same file agrees. */
   async function load(): Promise<State> {
-    if (!options.path) return memory;
-    let text: string;
-    try {
-      text = await fs.readFile(options.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { failures: 0, lockedUntil: 0 };
-      throw error;
-    }
+    const persist = options.persist;
+    if (!persist) return memory;
+    const text = await persist.files.read(persist.path);
+    if (text === null) return { failures: 0, lockedUntil: 0 };
     const state = parseState(text);
     if (state) return state;
     // Unreadable: never read as "no failures". Count as locked for the longest delay.
-    log.warn(`security: ${options.path} is unreadable; PIN checks wait ${maxDelay / 60000} min`);
+    log.warn(`security: ${persist.path} is unreadable; PIN checks wait ${maxDelay / 60000} min`);
     return { failures: 1_000, lockedUntil: now() + maxDelay };
   }
 
   async function store(state: State): Promise<void> {
     memory = state;
-    if (!options.path) return;
+    if (!options.persist) return;
     const text = `${JSON.stringify({ version: 1, failures: state.failures, lockedUntil: state.lockedUntil })}\n`;
-    await writeFileAtomic(options.path, text, 0o600);
+    await options.persist.files.write(options.persist.path, text, 0o600);
   }
 
   /** Time left on the lock; a lock further away than the longest delay (the clock went back) is cut to it. */

@@ -21,10 +21,10 @@ export async function createPinRecordAsync(
   pin: string,
   options: { iterations?: number; salt?: Uint8Array } = {},
 ): Promise<string> {
-  if (!isValidPin(pin)) throw new PskError('PIN_FORMAT', 'PIN must be 4 to 6 digits');
+  if (!isValidPin(pin)) throw new PskError('PSK_PIN_FORMAT', 'PIN must be 4 to 6 digits');
   const iterations = options.iterations ?? PIN_DEFAULT_ITERATIONS;
   if (!Number.isInteger(iterations) || iterations < 1_000 || iterations > 10_000_000)
-    throw new PskError('PIN_OPTIONS', 'iterations must be an integer from 1000 to 10000000');
+    throw new PskError('PSK_PIN_OPTIONS', 'iterations must be an integer from 1000 to 10000000');
   const salt = options.salt ? Buffer.from(options.salt) : randomBytes(SALT_BYTES);
   const digest = await hash(pin, salt, iterations);
   return [PIN_TAG, pin.length, iterations, salt.toString('base64'), digest.toString('base64')].join('$');

@@ -18,6 +18,7 @@ export {
   countries,
   isCountryCode,
   isHostName,
+  isNtpServer,
   isWebhookUrl,
   timeZones,
   type ValidateOptions,

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs/promises';
 import { normalizeStoredPin, type PinRecordOptions } from '@waved/psk';
 import { parse, stringify, TomlError } from 'smol-toml';
-import { writeFileAtomic } from '../../adapters/system/atomic.js';
+import type { FileStore } from '../../core/ports/files.js';
 import { translator } from '../../i18n/index.js';
 import { createPinRecordAsync } from '../security/pin.js';
 import type { WebhookHttp } from '../webhook.js';
@@ -13,6 +12,8 @@ import { type ValidateResult, validateSettings } from './validate.js';
 export interface SettingsStoreOptions {
   /** Path of `config.toml`. */
   path: string;
+  /** Reads the file and writes it atomically (0600). */
+  files: Pick<FileStore, 'read' | 'write'>;
   logger: Logger;
   /** PBKDF2 iterations for new PIN records (tests lower it; default from @waved/psk). */
   pinIterations?: number;
@@ -67,7 +68,7 @@ function toInput(value: unknown): string | undefined {
 }
 
 export function createSettingsStore(options: SettingsStoreOptions): SettingsStore {
-  const { path, logger } = options;
+  const { path, logger, files } = options;
   const pinOptions: PinRecordOptions =
     options.pinIterations !== undefined ? { iterations: options.pinIterations } : {};
   let settings = defaultSettings();
@@ -77,17 +78,12 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
   let unreadable = false;
 
   async function load(): Promise<Settings> {
-    let text: string;
-    try {
-      text = await fs.readFile(path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        settings = defaultSettings();
-        unknown = {};
-        unreadable = false;
-        return structuredClone(settings);
-      }
-      throw error;
+    const text = await files.read(path);
+    if (text === null) {
+      settings = defaultSettings();
+      unknown = {};
+      unreadable = false;
+      return structuredClone(settings);
     }
     let doc: Table;
     try {
@@ -172,14 +168,15 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
   async function write(value: Settings): Promise<void> {
     if (unreadable) {
       // Never lose a file the user may want to repair: keep it next to the new one.
-      await fs.copyFile(path, `${path}.invalid`).catch(() => {});
+      const old = await files.read(path).catch(() => null);
+      if (old !== null) await files.write(`${path}.invalid`, old, 0o600).catch(() => {});
       unreadable = false;
     }
     const doc: Table = structuredClone(unknown);
     for (const [group, fields] of Object.entries(value)) {
       doc[group] = { ...(isTable(doc[group]) ? (doc[group] as Table) : {}), ...fields };
     }
-    await writeFileAtomic(path, HEADER + stringify(doc), 0o600);
+    await files.write(path, HEADER + stringify(doc), 0o600);
   }
 
   let queue: Promise<unknown> = Promise.resolve();

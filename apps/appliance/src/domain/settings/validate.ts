@@ -66,6 +66,24 @@ export function isHostName(value: string): boolean {
   return labels.every((l) => /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(l));
 }
 
+/**
+ * A time server the device may ask: a host name or a public IPv4 address. Loopback, `localhost`,
+ * 0.0.0.0/8, link-local, multicast, reserved and broadcast addresses, and the setup network
+ * (192.168.2.0/24, where only a phone on the AP lives) are refused.
+ */
+export function isNtpServer(value: string): boolean {
+  if (!isHostName(value)) return false;
+  const name = value.toLowerCase().replace(/\.$/, '');
+  if (name === 'localhost' || name.endsWith('.localhost')) return false;
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(name);
+  if (!m) return true;
+  const [a, b, c] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (a === 0 || a === 127 || a >= 224) return false;
+  if (a === 169 && b === 254) return false;
+  if (a === 192 && b === 168 && c === 2) return false;
+  return true;
+}
+
 export function isWebhookUrl(value: string): boolean {
   if (value.length > URL_MAX) return false;
   let url: URL;
@@ -212,8 +230,15 @@ function validateField(
       if (servers.length === 0) return { error: message('error.ntp.none') };
       if (servers.length > NTP_MAX_SERVERS)
         return { error: message('error.ntp.many', { max: NTP_MAX_SERVERS }) };
-      const bad = servers.find((s) => !isHostName(s));
-      if (bad !== undefined) return { error: message('error.ntp.host', { name: bad.slice(0, 64) }) };
+      const bad = servers.find((s) => !isNtpServer(s));
+      if (bad !== undefined) {
+        const name = bad.slice(0, 64);
+        return {
+          error: isHostName(bad)
+            ? message('error.ntp.reserved', { name })
+            : message('error.ntp.host', { name }),
+        };
+      }
       return { set: true, value: [...new Set(servers.map((s) => s.toLowerCase()))] };
     }
     default:

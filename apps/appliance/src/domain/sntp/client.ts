@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import dgram from 'node:dgram';
-import { type CommandRunner, runChecked } from '../../adapters/system/runner.js';
 import { ApplianceError } from '../../core/errors.js';
 import { type Logger, silentLogger } from '../../core/log/logger.js';
+import type { SetClock } from '../../core/ports/clock.js';
+import type { CreateUdpSocket, ResolveHost, UdpSocket } from '../../core/ports/udp.js';
 import {
   decode,
   encode,
@@ -18,6 +18,10 @@ import {
 /** A clock reading no server may push the device below (this release was built after it). */
 export const SNTP_MIN_DATE = new Date('2026-01-01T00:00:00Z');
 export const SNTP_TIMEOUT_MS = 3_000;
+/** A step of the clock larger than this needs two sources that agree (a hostile server alone cannot move it). */
+export const SNTP_CONFIRM_STEP_MS = 24 * 60 * 60 * 1000;
+/** How close two sources must be to agree. */
+export const SNTP_AGREE_MS = 60_000;
 /** RFC 5905 MAXDISP: a root distance beyond this means the server is not usable. */
 const MAX_ROOT_DISTANCE_S = 16;
 
@@ -32,13 +36,8 @@ export interface SntpResult {
   time: Date;
 }
 
-/** Minimal UDP socket surface (node:dgram), injectable for tests. */
-export interface SntpSocket {
-  send(msg: Buffer, port: number, address: string, cb: (error: Error | null) => void): void;
-  on(event: 'message', fn: (msg: Buffer, rinfo: { address: string; port: number }) => void): void;
-  on(event: 'error', fn: (error: Error) => void): void;
-  close(): void;
-}
+/** The UDP socket the client sends from (node:dgram on a device). */
+export type SntpSocket = UdpSocket;
 
 export interface SntpClientOptions {
   /** `host` or `host:port` (IPv4 literal or name); tried in order. */
@@ -46,10 +45,20 @@ export interface SntpClientOptions {
   port?: number;
   timeoutMs?: number;
   minDate?: Date;
-  /** Sets the system clock; default: `date -u -s @<seconds>` through the runner. */
-  setClock?: (date: Date) => Promise<void>;
-  run?: CommandRunner;
-  createSocket?: () => SntpSocket;
+  /** Sets the system clock (`date -u -s @<seconds>` on a device). */
+  setClock: SetClock;
+  /** A fresh UDP socket per request. */
+  createSocket: CreateUdpSocket;
+  /**
+   * Resolves a server name to its addresses; each address is a source of its own (a pool name
+   * gives several). Absent: names are asked as they are, one source per server.
+   */
+  resolveHost?: ResolveHost;
+  /**
+   * Another source of the time for a step of more than 24 h when no second server agrees: the
+   * cloud's HTTPS `Date` header on a device. Resolves null when it cannot tell.
+   */
+  secondSource?: () => Promise<Date | null>;
   randomBytes?: (n: number) => Buffer;
   now?: () => number;
   logger?: Logger;
@@ -58,7 +67,11 @@ export interface SntpClientOptions {
 export interface SntpClient {
   /** One request to one server with every RFC 4330 §5 check. */
   query(server: string): Promise<SntpResult>;
-  /** The first server that passes the checks sets the clock; throws `SNTP_NO_SERVER` when none does. */
+  /**
+   * Sets the clock from the first source that passes the checks. A step of more than 24 h (either
+   * way) is taken only when a second source agrees within 60 s (another server or address, or
+   * `secondSource`); otherwise `SNTP_UNCONFIRMED`. No usable source: `SNTP_NO_SERVER`.
+   */
   sync(): Promise<SntpResult>;
 }
 
@@ -66,13 +79,6 @@ function splitServer(server: string, defaultPort: number): { host: string; port:
   const m = /^(.*):(\d{1,5})$/.exec(server);
   if (m && !m[1]!.includes(':')) return { host: m[1]!, port: Number(m[2]) };
   return { host: server, port: defaultPort };
-}
-
-/** Runs `date -u -s @<seconds>` (busybox and GNU date both accept it). */
-export function createRunnerClock(run: CommandRunner): (date: Date) => Promise<void> {
-  return async (date) => {
-    await runChecked(run, 'date', ['-u', '-s', `@${Math.round(date.getTime() / 1000)}`]);
-  };
 }
 
 /**
@@ -124,14 +130,7 @@ export function createSntpClient(options: SntpClientOptions): SntpClient {
   const randomBytes = options.randomBytes ?? crypto.randomBytes;
   const now = options.now ?? Date.now;
   const log = options.logger ?? silentLogger;
-  const createSocket = options.createSocket ?? (() => dgram.createSocket('udp4') as unknown as SntpSocket);
-  const setClock =
-    options.setClock ??
-    (options.run
-      ? createRunnerClock(options.run)
-      : async () => {
-          throw new ApplianceError('SNTP_NO_SERVER', 'no way to set the clock was configured');
-        });
+  const { createSocket, setClock } = options;
   /** Servers that told us to go away (DENY, RSTR) are not asked again. */
   const denied = new Set<string>();
 
@@ -219,23 +218,75 @@ export function createSntpClient(options: SntpClientOptions): SntpClient {
       });
     });
 
+  /** Every source to ask, in order: each address of each server. */
+  const sources = async (): Promise<string[]> => {
+    const out: string[] = [];
+    for (const server of options.servers) {
+      if (denied.has(server)) continue;
+      const { host, port: p } = splitServer(server, port);
+      let addresses = [host];
+      if (options.resolveHost && !isIpv4(host)) {
+        try {
+          addresses = (await options.resolveHost(host)).slice(0, 4);
+        } catch (error) {
+          log.warn(`SNTP: ${server} does not resolve: ${(error as Error).message}`);
+          continue;
+        }
+      }
+      for (const a of addresses) {
+        const source = p === port && !server.endsWith(`:${p}`) ? a : `${a}:${p}`;
+        if (!out.includes(source) && !denied.has(source)) out.push(source);
+      }
+    }
+    return out;
+  };
+
+  const agree = (a: number, b: number) => Math.abs(a - b) <= SNTP_AGREE_MS;
+
+  const set = async (result: SntpResult, confirmedBy?: string) => {
+    await setClock(result.time);
+    log.info(
+      `SNTP: clock set from ${result.server}${confirmedBy ? ` (confirmed by ${confirmedBy})` : ''} (offset ${result.offsetMs.toFixed(1)} ms, delay ${result.delayMs.toFixed(1)} ms)`,
+    );
+    return result;
+  };
+
   return {
     query,
     async sync() {
       const errors: unknown[] = [];
-      for (const server of options.servers) {
-        if (denied.has(server)) continue;
+      /** Large steps waiting for a second source. */
+      const unconfirmed: SntpResult[] = [];
+      for (const source of await sources()) {
+        let result: SntpResult;
         try {
-          const result = await query(server);
-          await setClock(result.time);
-          log.info(
-            `SNTP: clock set from ${server} (offset ${result.offsetMs.toFixed(1)} ms, delay ${result.delayMs.toFixed(1)} ms)`,
-          );
-          return result;
+          result = await query(source);
         } catch (error) {
-          log.warn(`SNTP: ${server} not used:`, error instanceof Error ? error.message : error);
+          log.warn(`SNTP: ${source} not used:`, error instanceof Error ? error.message : error);
           errors.push(error);
+          continue;
         }
+        if (Math.abs(result.offsetMs) <= SNTP_CONFIRM_STEP_MS) return set(result);
+        const partner = unconfirmed.find((u) => agree(u.offsetMs, result.offsetMs));
+        if (partner) return set(result, partner.server);
+        log.warn(
+          `SNTP: ${source} would move the clock by ${Math.round(result.offsetMs / 3_600_000)} h; waiting for a second source`,
+        );
+        unconfirmed.push(result);
+      }
+      if (unconfirmed.length > 0 && options.secondSource) {
+        const other = await options.secondSource().catch(() => null);
+        if (other) {
+          const offset = other.getTime() - now();
+          const match = unconfirmed.find((u) => agree(u.offsetMs, offset));
+          if (match) return set(match, 'the cloud');
+        }
+      }
+      if (unconfirmed.length > 0) {
+        throw new ApplianceError(
+          'SNTP_UNCONFIRMED',
+          `a step of more than 24 h from ${unconfirmed.map((u) => u.server).join(', ')} was not confirmed by a second source; the clock is left as it is`,
+        );
       }
       throw new ApplianceError('SNTP_NO_SERVER', 'no configured NTP server gave a valid time', {
         cause: new AggregateError(errors),

@@ -64,6 +64,7 @@ export const messages: Catalog = {
   'screen.setup.title': 'WLAN einrichten',
   'screen.setup.network': 'Netzwerk',
   'screen.setup.password': 'Passwort',
+  'screen.setup.passwordHidden': '(auf dem Gerätebildschirm angezeigt)',
   'screen.setup.address': 'Adresse',
   'screen.setup.qr': 'WLAN-QR-Code',
   'screen.setup.starting': 'Einrichtungsnetzwerk wird gestartet…',
@@ -191,6 +192,8 @@ export const messages: Catalog = {
   'error.ntp.none': 'Geben Sie mindestens einen Zeitserver ein.',
   'error.ntp.many': 'Geben Sie höchstens {max, plural, one {# Server} other {# Server}} ein.',
   'error.ntp.host': '„{name}“ ist weder ein Hostname noch eine IPv4-Adresse.',
+  'error.ntp.reserved':
+    '„{name}“ kann kein Zeitserver sein (eine lokale, Einrichtungsnetz- oder reservierte Adresse).',
   'error.boolean': 'Setzen oder entfernen Sie das Häkchen.',
   'error.number': 'Geben Sie eine ganze Zahl von {min} bis {max} ein.',
   'error.unknown': 'Unbekannte Einstellung.',

@@ -63,6 +63,7 @@ export const messages: Catalog = {
   'screen.setup.title': 'Configurar Wi-Fi',
   'screen.setup.network': 'Red',
   'screen.setup.password': 'Contraseña',
+  'screen.setup.passwordHidden': '(se muestra en la pantalla del dispositivo)',
   'screen.setup.address': 'Dirección',
   'screen.setup.qr': 'Código QR de Wi-Fi',
   'screen.setup.starting': 'Iniciando la red de configuración…',
@@ -186,6 +187,8 @@ export const messages: Catalog = {
   'error.ntp.none': 'Escribe al menos un servidor de hora.',
   'error.ntp.many': 'Escribe como máximo {max, plural, one {# servidor} other {# servidores}}.',
   'error.ntp.host': '«{name}» no es un nombre de host ni una dirección IPv4.',
+  'error.ntp.reserved':
+    '«{name}» no puede ser un servidor de hora (una dirección local, de la red de configuración o reservada).',
   'error.boolean': 'Marca o desmarca la casilla.',
   'error.number': 'Escribe un número entero de {min} a {max}.',
   'error.unknown': 'Ajuste desconocido.',

@@ -64,6 +64,7 @@ export const messages: Catalog = {
   'screen.setup.title': 'Configurer le Wi-Fi',
   'screen.setup.network': 'Réseau',
   'screen.setup.password': 'Mot de passe',
+  'screen.setup.passwordHidden': '(affiché sur l’écran de l’appareil)',
   'screen.setup.address': 'Adresse',
   'screen.setup.qr': 'Code QR Wi-Fi',
   'screen.setup.starting': 'Démarrage du réseau de configuration…',
@@ -191,6 +192,8 @@ export const messages: Catalog = {
   'error.ntp.none': 'Saisissez au moins un serveur de temps.',
   'error.ntp.many': 'Saisissez au plus {max, plural, one {#\u00a0serveur} other {#\u00a0serveurs}}.',
   'error.ntp.host': '«\u00a0{name}\u00a0» n’est ni un nom d’hôte ni une adresse IPv4.',
+  'error.ntp.reserved':
+    '«\u00a0{name}\u00a0» ne peut pas être un serveur de temps (adresse locale, du réseau de configuration ou réservée).',
   'error.boolean': 'Cochez ou décochez la case.',
   'error.number': 'Saisissez un nombre entier de {min} à {max}.',
   'error.unknown': 'Réglage inconnu.',

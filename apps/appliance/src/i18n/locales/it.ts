@@ -62,6 +62,7 @@ export const messages: Catalog = {
   'screen.setup.title': 'Configura Wi-Fi',
   'screen.setup.network': 'Rete',
   'screen.setup.password': 'Password',
+  'screen.setup.passwordHidden': '(mostrata sullo schermo del dispositivo)',
   'screen.setup.address': 'Indirizzo',
   'screen.setup.qr': 'Codice QR Wi-Fi',
   'screen.setup.starting': 'Avvio della rete di configurazione…',
@@ -185,6 +186,8 @@ export const messages: Catalog = {
   'error.ntp.none': 'Inserisci almeno un server dell’ora.',
   'error.ntp.many': 'Inserisci al massimo {max, plural, one {# server} other {# server}}.',
   'error.ntp.host': '«{name}» non è un nome host né un indirizzo IPv4.',
+  'error.ntp.reserved':
+    '«{name}» non può essere un server dell’ora (un indirizzo locale, della rete di configurazione o riservato).',
   'error.boolean': 'Seleziona o deseleziona la casella.',
   'error.number': 'Inserisci un numero intero da {min} a {max}.',
   'error.unknown': 'Impostazione sconosciuta.',

@@ -63,6 +63,7 @@ export const messages: Catalog = {
   'screen.setup.title': 'Wi-Fiを設定',
   'screen.setup.network': 'ネットワーク',
   'screen.setup.password': 'パスワード',
+  'screen.setup.passwordHidden': '（デバイスの画面に表示）',
   'screen.setup.address': 'アドレス',
   'screen.setup.qr': 'Wi-Fi QRコード',
   'screen.setup.starting': 'セットアップ用ネットワークを開始しています…',
@@ -187,6 +188,8 @@ export const messages: Catalog = {
   'error.ntp.none': 'タイムサーバーを1つ以上入力してください。',
   'error.ntp.many': 'サーバーは{max, plural, other {#個}}までにしてください。',
   'error.ntp.host': '「{name}」はホスト名でもIPv4アドレスでもありません。',
+  'error.ntp.reserved':
+    '「{name}」はタイムサーバーにできません（ローカル、セットアップネットワーク、または予約済みのアドレス）。',
   'error.boolean': 'チェックボックスをオンまたはオフにしてください。',
   'error.number': '{min}～{max}の整数を入力してください。',
   'error.unknown': '不明な設定です。',

@@ -63,6 +63,7 @@ export const messages: Catalog = {
   'screen.setup.title': 'Wifi instellen',
   'screen.setup.network': 'Netwerk',
   'screen.setup.password': 'Wachtwoord',
+  'screen.setup.passwordHidden': '(getoond op het scherm van het apparaat)',
   'screen.setup.address': 'Adres',
   'screen.setup.qr': 'Wifi-QR-code',
   'screen.setup.starting': 'Instelnetwerk wordt gestart…',
@@ -185,6 +186,8 @@ export const messages: Catalog = {
   'error.ntp.none': 'Voer ten minste één tijdserver in.',
   'error.ntp.many': 'Voer maximaal {max, plural, one {# server} other {# servers}} in.',
   'error.ntp.host': '‘{name}’ is geen hostnaam of IPv4-adres.',
+  'error.ntp.reserved':
+    '‘{name}’ kan geen tijdserver zijn (een lokaal, installatienetwerk- of gereserveerd adres).',
   'error.boolean': 'Vink het vakje aan of uit.',
   'error.number': 'Voer een geheel getal van {min} tot {max} in.',
   'error.unknown': 'Onbekende instelling.',

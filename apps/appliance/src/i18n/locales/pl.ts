@@ -63,6 +63,7 @@ export const messages: Catalog = {
   'screen.setup.title': 'Konfiguracja Wi-Fi',
   'screen.setup.network': 'Sieć',
   'screen.setup.password': 'Hasło',
+  'screen.setup.passwordHidden': '(widoczne na ekranie urządzenia)',
   'screen.setup.address': 'Adres',
   'screen.setup.qr': 'Kod QR Wi-Fi',
   'screen.setup.starting': 'Uruchamianie sieci konfiguracyjnej…',
@@ -187,6 +188,8 @@ export const messages: Catalog = {
   'error.ntp.many':
     'Wpisz najwyżej {max, plural, one {# serwer} few {# serwery} many {# serwerów} other {# serwera}}.',
   'error.ntp.host': '„{name}” nie jest nazwą hosta ani adresem IPv4.',
+  'error.ntp.reserved':
+    '„{name}” nie może być serwerem czasu (adres lokalny, sieci konfiguracji lub zarezerwowany).',
   'error.boolean': 'Zaznacz lub odznacz pole.',
   'error.number': 'Wpisz liczbę całkowitą od {min} do {max}.',
   'error.unknown': 'Nieznane ustawienie.',

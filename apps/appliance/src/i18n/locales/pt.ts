@@ -63,6 +63,7 @@ export const messages: Catalog = {
   'screen.setup.title': 'Configurar Wi-Fi',
   'screen.setup.network': 'Rede',
   'screen.setup.password': 'Senha',
+  'screen.setup.passwordHidden': '(exibida na tela do dispositivo)',
   'screen.setup.address': 'Endereço',
   'screen.setup.qr': 'Código QR do Wi-Fi',
   'screen.setup.starting': 'Iniciando a rede de configuração…',
@@ -184,6 +185,8 @@ export const messages: Catalog = {
   'error.ntp.none': 'Digite pelo menos um servidor de hora.',
   'error.ntp.many': 'Digite no máximo {max, plural, one {# servidor} other {# servidores}}.',
   'error.ntp.host': '“{name}” não é um nome de host nem um endereço IPv4.',
+  'error.ntp.reserved':
+    '“{name}” não pode ser um servidor de hora (um endereço local, da rede de configuração ou reservado).',
   'error.boolean': 'Marque ou desmarque a caixa.',
   'error.number': 'Digite um número inteiro de {min} a {max}.',
   'error.unknown': 'Configuração desconhecida.',

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import fs from 'node:fs/promises';
 import type { Logger } from '../../../core/log/logger.js';
 import { AUDIO_BYTES_PER_SECOND, AUDIO_FORMAT, type TranscriptionMode } from '../constants.js';
 import { DeviceError } from '../errors.js';
 import type { RecordingFileRow, RecordingRow } from '../schema.js';
 import type { DeviceTelemetry } from '../telemetry.js';
 import type { AudioCapture } from './audio.js';
-import type { RecordingStore } from './store.js';
-import { recoverWav, WavWriter } from './wav.js';
+import type { RecordingStore, WavFileWriter } from './store.js';
 
 /**
  * The recorder's states (the spec gives only the operation order init, start, pause, finish):
@@ -88,9 +86,9 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
   let running: {
     abort: AbortController;
     loop: Promise<void>;
-    writer: WavWriter | null;
+    writer: WavFileWriter | null;
     fileSeq: number;
-    timer: NodeJS.Timeout;
+    timer: ReturnType<typeof setInterval>;
   } | null = null;
   let busy = false;
 
@@ -119,14 +117,14 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
   }
 
   async function startCapture(rec: RecordingInfo): Promise<void> {
-    let writer: WavWriter | null = null;
+    let writer: WavFileWriter | null = null;
     let fileSeq = 0;
     if (rec.mode !== 1) {
       fileSeq = ++seq;
       const fileName = `${rec.id}-${String(fileSeq).padStart(3, '0')}.wav`;
       // the row first: a file on disk is always known to the database, and recovery finds it
       store.insertFile({ recordingId: rec.id, seq: fileSeq, fileName, state: 'writing' });
-      writer = await WavWriter.create(store.filePath(fileName), AUDIO_FORMAT);
+      writer = await store.createWavWriter(fileName, AUDIO_FORMAT);
     }
     const abort = new AbortController();
     const sync = async () => {
@@ -290,12 +288,7 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
     async recover() {
       const report: RecoveryReport = { recordings: [], files: [] };
       for (const f of store.unfinishedFiles()) {
-        let fixed = { bytes: 0, durationMs: 0 };
-        try {
-          fixed = await recoverWav(store.filePath(f.fileName), AUDIO_FORMAT);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        }
+        const fixed = (await store.recoverWav(f.fileName, AUDIO_FORMAT)) ?? { bytes: 0, durationMs: 0 };
         store.updateFile(f.recordingId, f.seq, { state: 'recovered', ...fixed });
         report.files.push({ recordingId: f.recordingId, fileName: f.fileName, ...fixed });
         logger.warn(
@@ -343,7 +336,7 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
       const files = store.files(id);
       store.deleteRecording(id);
       for (const f of files) {
-        await fs.rm(store.filePath(f.fileName), { force: true });
+        await store.removeFile(f.fileName);
         await telemetry.track('delete_file', fileDetails(f));
       }
     },

@@ -1,26 +1,31 @@
-import path from 'node:path';
-import { and, asc, eq, inArray, ne } from 'drizzle-orm';
-import { type DeviceDatabase, openDeviceDatabase } from '../db.js';
-import {
-  type CloudState,
-  type RecordingFileRow,
-  type RecordingRow,
-  recordingFiles,
-  recordingMarks,
-  recordings,
-} from '../schema.js';
+import type { UploadSource } from '@waved/psp-cloud';
+import type { NewRecording, NewRecordingFile, RecordingFileRow, RecordingRow } from '../schema.js';
+import type { WavFormat } from './wav.js';
 
-/** The recordings database of one project directory (`<dir>/recordings.db`) and its audio files. */
+/** Appends PCM to one WAV file; `sync()` patches the header and makes the audio durable. */
+export interface WavFileWriter {
+  readonly bytes: number;
+  readonly durationMs: number;
+  /** Bytes of PCM known to be on stable storage. */
+  readonly syncedBytes: number;
+  write(chunk: Uint8Array): Promise<void>;
+  sync(): Promise<void>;
+  close(): Promise<{ bytes: number; durationMs: number }>;
+}
+
+/**
+ * The recordings of one project: their rows (a SQLite file on a device) and their audio files.
+ * Each row write is its own committed transaction.
+ */
 export interface RecordingStore {
   readonly dir: string;
-  readonly database: DeviceDatabase;
-  insertRecording(row: typeof recordings.$inferInsert): void;
-  updateRecording(id: string, set: Partial<typeof recordings.$inferInsert>): void;
+  insertRecording(row: NewRecording): void;
+  updateRecording(id: string, set: Partial<RecordingRow>): void;
   getRecording(id: string): RecordingRow | undefined;
   listRecordings(): RecordingRow[];
   deleteRecording(id: string): void;
-  insertFile(row: typeof recordingFiles.$inferInsert): void;
-  updateFile(recordingId: string, seq: number, set: Partial<typeof recordingFiles.$inferInsert>): void;
+  insertFile(row: NewRecordingFile): void;
+  updateFile(recordingId: string, seq: number, set: Partial<RecordingFileRow>): void;
   files(recordingId: string): RecordingFileRow[];
   /** Files a killed writer left in state `writing`. */
   unfinishedFiles(): RecordingFileRow[];
@@ -28,70 +33,14 @@ export interface RecordingStore {
   awaitingCloud(): RecordingRow[];
   addMark(recordingId: string, atMs: number, createdAt: number): void;
   marks(recordingId: string): number[];
+  /** Where a file of this project lives (shown to the user, handed to a player). */
   filePath(fileName: string): string;
+  /** Creates the file (0600) with a header for zero bytes. */
+  createWavWriter(fileName: string, format: WavFormat): Promise<WavFileWriter>;
+  /** Rebuilds the header of a file a killed writer left behind; null when the file is missing. */
+  recoverWav(fileName: string, format: WavFormat): Promise<{ bytes: number; durationMs: number } | null>;
+  removeFile(fileName: string): Promise<void>;
+  /** The file as an upload body for the cloud client. */
+  uploadSource(fileName: string): Promise<UploadSource>;
   close(): void;
-}
-
-export function openRecordingStore(dir: string): RecordingStore {
-  const database = openDeviceDatabase(path.join(dir, 'recordings.db'), 'recordings');
-  const { db } = database;
-  const waiting: CloudState[] = ['local', 'uploading', 'uploaded', 'transcription_failed'];
-  return {
-    dir,
-    database,
-    insertRecording: (row) => {
-      db.insert(recordings).values(row).run();
-    },
-    updateRecording: (id, set) => {
-      db.update(recordings).set(set).where(eq(recordings.id, id)).run();
-    },
-    getRecording: (id) => db.select().from(recordings).where(eq(recordings.id, id)).get(),
-    listRecordings: () => db.select().from(recordings).orderBy(asc(recordings.createdAt)).all(),
-    deleteRecording: (id) => {
-      db.delete(recordings).where(eq(recordings.id, id)).run();
-    },
-    insertFile: (row) => {
-      db.insert(recordingFiles).values(row).run();
-    },
-    updateFile: (recordingId, seq, set) => {
-      db.update(recordingFiles)
-        .set(set)
-        .where(and(eq(recordingFiles.recordingId, recordingId), eq(recordingFiles.seq, seq)))
-        .run();
-    },
-    files: (recordingId) =>
-      db
-        .select()
-        .from(recordingFiles)
-        .where(eq(recordingFiles.recordingId, recordingId))
-        .orderBy(asc(recordingFiles.seq))
-        .all(),
-    unfinishedFiles: () => db.select().from(recordingFiles).where(eq(recordingFiles.state, 'writing')).all(),
-    awaitingCloud: () =>
-      db
-        .select()
-        .from(recordings)
-        .where(
-          and(
-            inArray(recordings.state, ['finished', 'interrupted']),
-            inArray(recordings.cloudState, waiting),
-            ne(recordings.transcriptionMode, 1),
-          ),
-        )
-        .orderBy(asc(recordings.createdAt))
-        .all(),
-    addMark: (recordingId, atMs, createdAt) => {
-      db.insert(recordingMarks).values({ recordingId, atMs, createdAt }).run();
-    },
-    marks: (recordingId) =>
-      db
-        .select({ atMs: recordingMarks.atMs })
-        .from(recordingMarks)
-        .where(eq(recordingMarks.recordingId, recordingId))
-        .orderBy(asc(recordingMarks.atMs))
-        .all()
-        .map((r) => r.atMs),
-    filePath: (fileName) => path.join(dir, fileName),
-    close: () => database.close(),
-  };
 }

@@ -1,4 +1,4 @@
-import { type CloudClient, fileUploadSource } from '@waved/psp-cloud';
+import type { CloudClient } from '@waved/psp-cloud';
 import type { Logger } from '../../../core/log/logger.js';
 import type { RecordingRow } from '../schema.js';
 import type { DeviceTelemetry } from '../telemetry.js';
@@ -44,7 +44,7 @@ export function createUploader(options: UploaderOptions): Uploader {
         if (f.uploadStatus === 'uploaded') continue;
         store.updateFile(rec.id, f.seq, { uploadAttempts: f.uploadAttempts + 1 });
         try {
-          const source = await fileUploadSource(store.filePath(f.fileName));
+          const source = await store.uploadSource(f.fileName);
           const r = await client.uploadMeetingFile({ meetingId: rec.id, fileName: f.fileName, source });
           store.updateFile(rec.id, f.seq, {
             uploadStatus: 'uploaded',

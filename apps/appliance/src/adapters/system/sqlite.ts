@@ -1,0 +1,96 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { DeviceError } from '../../domain/device/errors.js';
+import { MIGRATIONS, type MigrationSet } from './migrations.js';
+
+export type { MigrationSet };
+
+/** An open SQLite file (node:sqlite) with its migrations applied. */
+export interface SqliteFile {
+  readonly db: DatabaseSync;
+  readonly path: string;
+  close(): void;
+}
+
+/**
+ * Applies the migrations of `set` that are newer than the last one recorded. The bookkeeping table
+ * is the one drizzle-orm's migrator keeps (`__drizzle_migrations`: sha256 of the SQL text, creation
+ * time), so files written by earlier releases open unchanged.
+ */
+export function migrate(db: DatabaseSync, set: MigrationSet): number {
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)',
+  );
+  const last = db
+    .prepare('SELECT created_at FROM "__drizzle_migrations" ORDER BY created_at DESC LIMIT 1')
+    .get() as { created_at: number } | undefined;
+  const pending = MIGRATIONS[set].filter((m) => last === undefined || Number(last.created_at) < m.when);
+  if (pending.length === 0) return 0;
+  db.exec('BEGIN');
+  try {
+    for (const m of pending) {
+      for (const statement of m.sql.split('--> statement-breakpoint')) db.exec(statement);
+      const hash = crypto.createHash('sha256').update(m.sql).digest('hex');
+      db.prepare('INSERT INTO "__drizzle_migrations" ("hash", "created_at") VALUES (?, ?)').run(hash, m.when);
+    }
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+  return pending.length;
+}
+
+/**
+ * Opens (creating it 0600, its directory 0700) a SQLite file and applies the migrations of `set`.
+ * WAL with `synchronous = FULL`: a committed transaction survives a killed process and a power cut.
+ */
+export function openSqliteFile(file: string, set: MigrationSet | null): SqliteFile {
+  try {
+    if (file !== ':memory:') {
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      // created 0600 before SQLite opens it: it holds device facts and user activity
+      if (!fs.existsSync(file)) fs.closeSync(fs.openSync(file, 'a', 0o600));
+    }
+    const db = new DatabaseSync(file);
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = FULL');
+    db.exec('PRAGMA busy_timeout = 5000');
+    db.exec('PRAGMA foreign_keys = ON');
+    if (set) migrate(db, set);
+    let open = true;
+    return {
+      db,
+      path: file,
+      close() {
+        if (open) {
+          open = false;
+          db.close();
+        }
+      },
+    };
+  } catch (error) {
+    throw new DeviceError(
+      'DEVICE_DATABASE',
+      `cannot open the database ${file}: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+/** Runs `fn` in one transaction (all or nothing). */
+export function transaction<T>(db: DatabaseSync, fn: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = fn();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}

@@ -1,0 +1,136 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { DeviceError } from '../../domain/device/errors.js';
+import type { WavFileWriter } from '../../domain/device/recording/store.js';
+import {
+  encodeWavHeader,
+  WAV_HEADER_BYTES,
+  type WavFormat,
+  wavDurationMs,
+} from '../../domain/device/recording/wav.js';
+import { syncDir } from './atomic.js';
+
+/**
+ * Appends PCM to a WAV file so that a killed process or a power cut loses little: every write goes
+ * straight to the file, and `sync()` (called at least once a second by the recorder) patches the
+ * header sizes and fdatasyncs. A file left with a stale header is fixed by `recoverWav`.
+ */
+export class WavWriter implements WavFileWriter {
+  #bytes = 0;
+  #synced = 0;
+  #chain: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  readonly file: string;
+  readonly format: WavFormat;
+  readonly #handle: fs.FileHandle;
+
+  private constructor(file: string, format: WavFormat, handle: fs.FileHandle) {
+    this.file = file;
+    this.format = format;
+    this.#handle = handle;
+  }
+
+  /** Creates the file (mode 0600) with a header for zero bytes and makes its directory entry durable. */
+  static async create(file: string, format: WavFormat): Promise<WavWriter> {
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(file, 'wx', 0o600);
+    } catch (error) {
+      throw new DeviceError('DEVICE_RECORDING_IO', `cannot create ${file}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    try {
+      await handle.write(encodeWavHeader(format, 0), 0, WAV_HEADER_BYTES, 0);
+      await handle.sync();
+      await syncDir(path.dirname(file));
+    } catch (error) {
+      await handle.close();
+      throw new DeviceError('DEVICE_RECORDING_IO', `cannot create ${file}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    return new WavWriter(file, format, handle);
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+  get durationMs(): number {
+    return wavDurationMs(this.format, this.#bytes);
+  }
+  /** Bytes of PCM known to be on stable storage. */
+  get syncedBytes(): number {
+    return this.#synced;
+  }
+
+  #enqueue(task: () => Promise<void>): Promise<void> {
+    const next = this.#chain.then(task);
+    this.#chain = next.catch(() => {});
+    return next;
+  }
+
+  write(chunk: Uint8Array): Promise<void> {
+    if (this.#closed) return Promise.reject(new DeviceError('DEVICE_RECORDING_IO', 'write after close'));
+    return this.#enqueue(async () => {
+      let off = 0;
+      while (off < chunk.length) {
+        const { bytesWritten } = await this.#handle.write(
+          chunk,
+          off,
+          chunk.length - off,
+          WAV_HEADER_BYTES + this.#bytes,
+        );
+        off += bytesWritten;
+        this.#bytes += bytesWritten;
+      }
+    });
+  }
+
+  /** Patches the header to the bytes written so far and fdatasyncs. */
+  sync(): Promise<void> {
+    return this.#enqueue(async () => {
+      if (this.#closed || this.#synced === this.#bytes) return;
+      const bytes = this.#bytes;
+      await this.#handle.write(encodeWavHeader(this.format, bytes), 0, WAV_HEADER_BYTES, 0);
+      await this.#handle.datasync();
+      this.#synced = bytes;
+    });
+  }
+
+  async close(): Promise<{ bytes: number; durationMs: number }> {
+    if (!this.#closed) {
+      await this.sync();
+      this.#closed = true;
+      // a sync queued by a timer after this point finds the writer closed and does nothing
+      await this.#chain;
+      await this.#handle.sync();
+      await this.#handle.close();
+    }
+    return { bytes: this.#bytes, durationMs: this.durationMs };
+  }
+}
+
+/**
+ * Fixes a WAV file whose writer died: the data size is taken from the file size (cut to whole
+ * sample frames), the header is rewritten, and the file is synced. A file shorter than a header
+ * gets a fresh header with no audio.
+ */
+export async function recoverWav(
+  file: string,
+  format: WavFormat,
+): Promise<{ bytes: number; durationMs: number }> {
+  const handle = await fs.open(file, 'r+');
+  try {
+    const { size } = await handle.stat();
+    const blockAlign = format.channels * (format.bitsPerSample / 8);
+    const data = Math.max(0, Math.floor((size - WAV_HEADER_BYTES) / blockAlign) * blockAlign);
+    await handle.truncate(WAV_HEADER_BYTES + data);
+    await handle.write(encodeWavHeader(format, data), 0, WAV_HEADER_BYTES, 0);
+    await handle.sync();
+    return { bytes: data, durationMs: wavDurationMs(format, data) };
+  } finally {
+    await handle.close();
+  }
+}
