@@ -141,7 +141,9 @@ export function createScreenPage({
 
   app.use((event: H3Event) => {
     if (!isLoopbackHost(event.req.headers.get('host'))) {
-      return new Response('this page is for the device screen only', { status: 421, headers: noStore });
+      // In the device's language, as the screens speak it.
+      const text = translator(screens.view().lang).t('screen.page.hostRefused');
+      return new Response(text, { status: 421, headers: noStore });
     }
   });
 

@@ -65,6 +65,7 @@ export const messages: Catalog = {
   'screen.setup.network': 'Netzwerk',
   'screen.setup.password': 'Passwort',
   'screen.setup.passwordHidden': '(auf dem Gerätebildschirm angezeigt)',
+  'screen.page.hostRefused': 'diese Seite ist nur für den Gerätebildschirm',
   'screen.setup.address': 'Adresse',
   'screen.setup.qr': 'WLAN-QR-Code',
   'screen.setup.starting': 'Einrichtungsnetzwerk wird gestartet…',

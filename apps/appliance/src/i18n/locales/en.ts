@@ -68,6 +68,7 @@ export const messages = {
   'screen.setup.network': 'Network',
   'screen.setup.password': 'Password',
   'screen.setup.passwordHidden': '(shown on the device screen)',
+  'screen.page.hostRefused': 'this page is for the device screen only',
   'screen.setup.address': 'Open',
   'screen.setup.qr': 'Wi-Fi QR code',
   'screen.setup.starting': 'Starting the setup network…',

@@ -64,6 +64,7 @@ export const messages: Catalog = {
   'screen.setup.network': 'Red',
   'screen.setup.password': 'Contraseña',
   'screen.setup.passwordHidden': '(se muestra en la pantalla del dispositivo)',
+  'screen.page.hostRefused': 'esta página es solo para la pantalla del dispositivo',
   'screen.setup.address': 'Dirección',
   'screen.setup.qr': 'Código QR de Wi-Fi',
   'screen.setup.starting': 'Iniciando la red de configuración…',

@@ -65,6 +65,7 @@ export const messages: Catalog = {
   'screen.setup.network': 'Réseau',
   'screen.setup.password': 'Mot de passe',
   'screen.setup.passwordHidden': '(affiché sur l’écran de l’appareil)',
+  'screen.page.hostRefused': 'cette page est réservée à l’écran de l’appareil',
   'screen.setup.address': 'Adresse',
   'screen.setup.qr': 'Code QR Wi-Fi',
   'screen.setup.starting': 'Démarrage du réseau de configuration…',

@@ -63,6 +63,7 @@ export const messages: Catalog = {
   'screen.setup.network': 'Rete',
   'screen.setup.password': 'Password',
   'screen.setup.passwordHidden': '(mostrata sullo schermo del dispositivo)',
+  'screen.page.hostRefused': 'questa pagina è solo per lo schermo del dispositivo',
   'screen.setup.address': 'Indirizzo',
   'screen.setup.qr': 'Codice QR Wi-Fi',
   'screen.setup.starting': 'Avvio della rete di configurazione…',

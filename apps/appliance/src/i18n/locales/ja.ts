@@ -64,6 +64,7 @@ export const messages: Catalog = {
   'screen.setup.network': 'ネットワーク',
   'screen.setup.password': 'パスワード',
   'screen.setup.passwordHidden': '（デバイスの画面に表示）',
+  'screen.page.hostRefused': 'このページはデバイスの画面専用です',
   'screen.setup.address': 'アドレス',
   'screen.setup.qr': 'Wi-Fi QRコード',
   'screen.setup.starting': 'セットアップ用ネットワークを開始しています…',

@@ -64,6 +64,7 @@ export const messages: Catalog = {
   'screen.setup.network': 'Netwerk',
   'screen.setup.password': 'Wachtwoord',
   'screen.setup.passwordHidden': '(getoond op het scherm van het apparaat)',
+  'screen.page.hostRefused': 'deze pagina is alleen voor het scherm van het apparaat',
   'screen.setup.address': 'Adres',
   'screen.setup.qr': 'Wifi-QR-code',
   'screen.setup.starting': 'Instelnetwerk wordt gestart…',

@@ -64,6 +64,7 @@ export const messages: Catalog = {
   'screen.setup.network': 'Sieć',
   'screen.setup.password': 'Hasło',
   'screen.setup.passwordHidden': '(widoczne na ekranie urządzenia)',
+  'screen.page.hostRefused': 'ta strona jest tylko dla ekranu urządzenia',
   'screen.setup.address': 'Adres',
   'screen.setup.qr': 'Kod QR Wi-Fi',
   'screen.setup.starting': 'Uruchamianie sieci konfiguracyjnej…',

@@ -64,6 +64,7 @@ export const messages: Catalog = {
   'screen.setup.network': 'Rede',
   'screen.setup.password': 'Senha',
   'screen.setup.passwordHidden': '(exibida na tela do dispositivo)',
+  'screen.page.hostRefused': 'esta página é apenas para a tela do dispositivo',
   'screen.setup.address': 'Endereço',
   'screen.setup.qr': 'Código QR do Wi-Fi',
   'screen.setup.starting': 'Iniciando a rede de configuração…',

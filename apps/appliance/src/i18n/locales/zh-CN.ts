@@ -60,6 +60,7 @@ export const messages: Catalog = {
   'screen.setup.network': '网络',
   'screen.setup.password': '密码',
   'screen.setup.passwordHidden': '（显示在设备屏幕上）',
+  'screen.page.hostRefused': '此页面仅供设备屏幕使用',
   'screen.setup.address': '地址',
   'screen.setup.qr': 'Wi-Fi 二维码',
   'screen.setup.starting': '正在启动设置网络…',
