@@ -463,7 +463,7 @@ export function renderForm(view: FormView, tr: Translator): string {
   const remaining =
     view.remaining != null
       ? `<p class="hint">${richText(tr, message('portal.form.closesIn', { time: '' }), {
-          time: `<span class="countdown" data-remaining="${Math.floor(view.remaining)}">${escapeHtml(tr.countdown(view.remaining))}</span>`,
+          time: `<span class="countdown" data-remaining="${Math.max(0, Math.ceil(view.remaining))}">${escapeHtml(tr.countdown(view.remaining))}</span>`,
         })}</p>`
       : '';
   const groups: SettingsGroup[] = ['device', 'audio', 'webhook', 'storage', 'security', 'ntp'];
