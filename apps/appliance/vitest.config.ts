@@ -14,6 +14,7 @@ const lab = [
   'test/**/bluetooth.test.ts',
   'test/**/pclink.test.ts',
   'test/**/browser.test.ts',
+  'test/**/browser-languages.test.ts',
   'test/**/ssid-bytes.test.ts',
   'test/**/wpa-config-mode.test.ts',
   'test/**/setup-ap.test.ts',

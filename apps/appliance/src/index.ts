@@ -181,6 +181,25 @@ export {
   type WpaConfigIssue,
   withCountry,
 } from './domain/wifi/wpa-config.js';
+// Languages: message catalogs, Accept-Language negotiation, Intl formatting
+export {
+  type Catalog,
+  type CatalogProblem,
+  checkCatalog,
+  LANGUAGE_TAGS,
+  LOCALES,
+  type Locale,
+  type LocaleMeta,
+  languageFromHeader,
+  type Message,
+  type MessageKey,
+  matchLanguage,
+  negotiateLanguage,
+  parseAcceptLanguage,
+  resolveLanguage,
+  type Translator,
+  translator,
+} from './i18n/index.js';
 // Composition
 export {
   type ClockAdapters,

@@ -195,6 +195,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
 
   const screens = createScreens({
     bus,
+    // The saved device language, read for every view; English until the settings load.
+    language: () => (current?.current() ?? settingsSnapshot)?.device.language ?? 'en',
     verification: {
       verify: (pin) => device?.verifyDevicePassword(pin) ?? { result: 0 },
       report: (outcome) => device?.reportUiVerification(outcome),
@@ -225,6 +227,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
 
   async function applySettings(settings: Settings): Promise<void> {
     settingsSnapshot = settings;
+    // The screens speak the saved language from the first view after the settings load.
+    screens.refresh();
     const country = settings.wifi.country;
     if (adapters.applyCountry && country !== appliedCountry) {
       try {

@@ -1,9 +1,11 @@
-/** Every way the appliance core (runner, radio, provisioning, SNTP) can fail. */
+/** Every way the appliance core (runner, radio, provisioning, SNTP, message catalogs) can fail. */
 export type ApplianceErrorCode =
   | 'APPLIANCE_COMMAND_TIMEOUT'
   | 'APPLIANCE_COMMAND_SPAWN'
   | 'APPLIANCE_COMMAND_FAILED'
   | 'APPLIANCE_RADIO_STEP'
+  /** A message catalog holds a pattern that does not parse (caught by the catalog tests). */
+  | 'APPLIANCE_MESSAGE_PATTERN'
   | 'APPLIANCE_PROFILE'
   | 'APPLIANCE_STATION_CONFIG'
   | 'SNTP_TIMEOUT'
@@ -14,13 +16,13 @@ export type ApplianceErrorCode =
   | 'SNTP_NO_SERVER'
   | 'SNTP_UNCONFIRMED';
 
+// A plain field rather than a parameter property: the module loads under Node's type stripping
+// too (the tests' child processes import the portal, and so this file, from source).
 export class ApplianceError extends Error {
   override readonly name = 'ApplianceError';
-  constructor(
-    readonly code: ApplianceErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
+  readonly code: ApplianceErrorCode;
+  constructor(code: ApplianceErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
+    this.code = code;
   }
 }

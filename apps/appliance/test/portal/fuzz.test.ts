@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renderForm } from '../../src/domain/portal/html.js';
 import { escapeHtml, parseFormBody, readConnect } from '../../src/domain/portal/index.js';
 import { defaultSettings } from '../../src/domain/settings/index.js';
+import { LANGUAGE_TAGS, message, translator } from '../../src/i18n/index.js';
 
 function request(body: Uint8Array, type: string): Request {
   return new Request('http://192.168.2.1/save', { method: 'POST', body, headers: { 'content-type': type } });
@@ -74,24 +75,40 @@ describe('form body parser on hostile input', () => {
 describe('form rendering with hostile SSIDs and values', () => {
   it('never lets a network name or a submitted value out of its attribute or text', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 32 }), fc.string({ maxLength: 40 }), (ssid, value) => {
-        const marker = `<x-${ssid}`;
-        const html = renderForm({
-          apSsid: 'Device-0000',
-          csrf: 't',
-          networks: [
-            { ssidHex: '', ssid: marker, signal: -50, signalClass: 'good', frequency: 2412, secure: true },
-          ],
-          state: { state: 'Failed', reason: 'wrong-password', message: marker },
-          settings: defaultSettings(),
-          values: { 'device.name': `<y-${value}`, 'wifi.hidden_ssid': `"${value}` },
-          errors: { 'device.name': `<z-${value}` },
-        });
-        expect(html).not.toContain('<x-');
-        expect(html).not.toContain('<y-');
-        expect(html).not.toContain('<z-');
-        expect(html).toContain(`name="wifi.hidden_ssid" value="&quot;${escapeHtml(value)}"`);
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 32 }),
+        fc.string({ maxLength: 40 }),
+        fc.constantFrom(...LANGUAGE_TAGS),
+        (ssid, value, lang) => {
+          const marker = `<x-${ssid}`;
+          const html = renderForm(
+            {
+              apSsid: 'Device-0000',
+              csrf: 't',
+              networks: [
+                {
+                  ssidHex: '',
+                  ssid: marker,
+                  signal: -50,
+                  signalClass: 'good',
+                  frequency: 2412,
+                  secure: true,
+                },
+              ],
+              state: { state: 'Failed', reason: 'wrong-password', message: marker },
+              settings: defaultSettings(),
+              values: { 'device.name': `<y-${value}`, 'wifi.hidden_ssid': `"${value}` },
+              errors: { 'device.name': message('error.ntp.host', { name: `<z-${value}` }) },
+              target: marker,
+            },
+            translator(lang),
+          );
+          expect(html).not.toContain('<x-');
+          expect(html).not.toContain('<y-');
+          expect(html).not.toContain('<z-');
+          expect(html).toContain(`name="wifi.hidden_ssid" value="&quot;${escapeHtml(value)}"`);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -168,7 +185,7 @@ describe('a body that breaks off', () => {
     expect(await parseFormBody(req)).toEqual({
       ok: false,
       status: 400,
-      message: 'The form was not received completely.',
+      message: { key: 'error.body.incomplete' },
     });
   });
 });

@@ -59,7 +59,7 @@ describe('GET / (the form)', () => {
     expect(html.match(/aria-label="Secured"/g)).toHaveLength(3);
     expect(html).toContain('name="wifi.hidden_ssid"');
     expect(html).toContain(`name="csrf" value="${CSRF}"`);
-    expect(html).toMatch(/class="countdown" data-remaining="(19\d|200)">3:[12]\d</);
+    expect(html).toMatch(/class="countdown" data-remaining="(19\d|200)">03:[12]\d</);
     for (const group of ['device', 'audio', 'webhook', 'storage', 'security', 'ntp'])
       expect(html).toContain(`id="group-${group}"`);
     // No external assets, and every input has a label.

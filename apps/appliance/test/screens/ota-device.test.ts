@@ -72,7 +72,10 @@ describe('software update screen with the device application', () => {
       screen: 'update',
       headline: 'Update available v1.1.0 (needs consent)',
       notes: 'Faster setup',
-      actions: ['Install', 'Later'],
+      buttons: [
+        { action: 'install', label: 'Install' },
+        { action: 'later', label: 'Later' },
+      ],
     });
     expect(r.drawn.some((t) => /\[█+\] 100%/.test(t) && t.includes(`${pkg.length >> 10} KiB of`))).toBe(true);
     expect(r.last).toMatchObject({ screen: 'update', phase: 'restarting', status: 'Restarting…' });
@@ -100,7 +103,7 @@ describe('software update screen with the device application', () => {
     expect(updates.length).toBeGreaterThan(3);
     for (const v of updates) {
       expect(v).toMatchObject({ headline: 'Installing update v1.3.0', forced: true });
-      expect(v.actions).toEqual([]);
+      expect(v.buttons).toEqual([]);
     }
   });
 
@@ -108,7 +111,11 @@ describe('software update screen with the device application', () => {
     h.server.publishUpdate('psp_firmware', { version: '1.4.0', data: pkg, forced: true });
     const r = await run(() => null, 12);
     expect(r.installed).toEqual([]);
-    expect(r.last).toMatchObject({ screen: 'update', phase: 'failed', actions: ['OK'] });
+    expect(r.last).toMatchObject({
+      screen: 'update',
+      phase: 'failed',
+      buttons: [{ action: 'ok', label: 'OK' }],
+    });
     expect(r.last.screen === 'update' && r.last.error).toMatch(/^Battery too low/);
   });
 

@@ -86,7 +86,13 @@ describe('screen emulator page', () => {
   });
 
   it('buttons become bus commands; the view carries the QR as SVG', async () => {
-    expect(await (await press('open-wifi')).json()).toMatchObject({ screen: 'wifi', button: 'Set up Wi-Fi' });
+    expect(await (await press('open-wifi')).json()).toMatchObject({
+      screen: 'wifi',
+      buttons: [
+        { action: 'wifi-button', label: 'Set up Wi-Fi' },
+        { action: 'back', label: 'Back' },
+      ],
+    });
     await press('wifi-button');
     expect(commands).toEqual([{ type: 'OpenWifiProvisioning' }]);
     bus.publish('ProvisioningState', {
@@ -122,13 +128,16 @@ describe('screen emulator page', () => {
       screen: 'update',
       headline: 'Update available v1.1.0 (needs consent)',
       progress: { percent: 75, bytes: '3.0 MiB of 4.0 MiB' },
-      actions: ['Install', 'Later'],
+      buttons: [
+        { action: 'install', label: 'Install' },
+        { action: 'later', label: 'Later' },
+      ],
     });
     const html = await (await fetch(`${base}/`)).text();
     expect(html).toContain("v.screen === 'update'");
     expect(html).toContain('role="progressbar"');
     const answer = screens.consent({ kind: 'psp_firmware', version: '1.1.0', notes: 'n' });
-    expect(await (await press('install')).json()).toMatchObject({ phase: 'installing', actions: [] });
+    expect(await (await press('install')).json()).toMatchObject({ phase: 'installing', buttons: [] });
     await expect(answer).resolves.toBe(true);
   });
 

@@ -36,7 +36,12 @@ const setup = () => screens.view() as SetupView;
 
 describe('Menu > Wi-Fi', () => {
   it('shows name, status with signal class and IPv4 without touching the radio', () => {
-    expect(screens.view()).toEqual({ screen: 'menu', title: 'Menu', items: ['Wi-Fi'] });
+    expect(screens.view()).toEqual({
+      screen: 'menu',
+      lang: 'en',
+      title: 'Menu',
+      buttons: [{ action: 'open-wifi', label: 'Wi-Fi' }],
+    });
     bus.publish('ConnectionDetails', {
       ssid: 'Home',
       status: 'COMPLETED',
@@ -51,7 +56,15 @@ describe('Menu > Wi-Fi', () => {
       connected: true,
       statusLine: 'Connected · Good signal',
       ipv4: '10.0.0.23',
-      button: 'Change network',
+      rows: [
+        { label: 'Network', value: 'Home' },
+        { label: 'Status', value: 'Connected · Good signal' },
+        { label: 'IPv4', value: '10.0.0.23' },
+      ],
+      buttons: [
+        { action: 'wifi-button', label: 'Change network' },
+        { action: 'back', label: 'Back' },
+      ],
       confirm: null,
     });
     expect(commands).toEqual([]);
@@ -69,14 +82,23 @@ describe('Menu > Wi-Fi', () => {
     expect(wifi()).toMatchObject({
       status: 'Not connected',
       statusLine: 'Not connected',
-      button: 'Set up Wi-Fi',
+      rows: [
+        { label: 'Network', value: '—' },
+        { label: 'Status', value: 'Not connected' },
+        { label: 'IPv4', value: '—' },
+      ],
+      buttons: [
+        { action: 'wifi-button', label: 'Set up Wi-Fi' },
+        { action: 'back', label: 'Back' },
+      ],
     });
     screens.press('wifi-button');
     expect(commands).toEqual([{ type: 'OpenWifiProvisioning' }]);
     expect(setup()).toMatchObject({
       screen: 'setup',
       progress: 'Starting the setup network…',
-      countdown: '5:00',
+      countdown: '05:00',
+      countdownText: 'Setup closes in 05:00',
     });
   });
 
@@ -90,10 +112,15 @@ describe('Menu > Wi-Fi', () => {
     });
     screens.press('open-wifi');
     screens.press('wifi-button');
-    expect(wifi().confirm).toMatchObject({
-      question: 'Change network?',
-      yes: 'Change network',
-      no: 'Stay connected',
+    expect(wifi()).toMatchObject({
+      confirm: {
+        question: 'Change network?',
+        detail: 'The device leaves “Home” while the setup network is open.',
+      },
+      buttons: [
+        { action: 'confirm', label: 'Change network' },
+        { action: 'dismiss', label: 'Stay connected' },
+      ],
     });
     expect(commands).toEqual([]);
     screens.press('dismiss');
@@ -116,7 +143,11 @@ describe('Set up Wi-Fi', () => {
     bus.publish('ProvisioningState', { state: 'Idle' }); // the old state, re-published: ignored
     expect(screens.view().screen).toBe('setup');
     bus.publish('ProvisioningState', { state: 'Scanning' });
-    expect(setup()).toMatchObject({ progress: 'Looking for networks…', qr: null, actions: ['Cancel'] });
+    expect(setup()).toMatchObject({
+      progress: 'Looking for networks…',
+      qr: null,
+      buttons: [{ action: 'cancel', label: 'Cancel' }],
+    });
     bus.publish('ProvisioningState', AP);
     clock.advance(61_000);
     expect(setup()).toMatchObject({
@@ -125,14 +156,28 @@ describe('Set up Wi-Fi', () => {
       ssid: 'Device-3F2A',
       passphrase: '4f9a01c7',
       address: '192.168.2.1',
-      actions: ['Cancel'],
-      countdown: '3:59',
+      rows: [
+        { label: 'Network', value: 'Device-3F2A' },
+        { label: 'Password', value: '4f9a01c7' },
+        { label: 'Open', value: '192.168.2.1' },
+      ],
+      buttons: [{ action: 'cancel', label: 'Cancel' }],
+      countdown: '03:59',
+      countdownText: 'Setup closes in 03:59',
       remainingSeconds: 239,
     });
     bus.publish('ProvisioningState', { state: 'Connecting', ssid: 'Home' });
-    expect(setup()).toMatchObject({ progress: 'Connecting to Home…', qr: null, actions: ['Cancel'] });
+    expect(setup()).toMatchObject({
+      progress: 'Connecting to Home…',
+      qr: null,
+      buttons: [{ action: 'cancel', label: 'Cancel' }],
+    });
     bus.publish('ProvisioningState', { state: 'Connected', ssid: 'Home' });
-    expect(setup()).toMatchObject({ progress: 'Connected to Home.', actions: ['Done'], countdown: null });
+    expect(setup()).toMatchObject({
+      progress: 'Connected to Home.',
+      buttons: [{ action: 'done', label: 'Done' }],
+      countdown: null,
+    });
     screens.press('done');
     expect(screens.view().screen).toBe('wifi');
   });
@@ -146,7 +191,7 @@ describe('Set up Wi-Fi', () => {
     bus.publish('ProvisioningState', AP);
     seen.length = 0;
     clock.advance(3000);
-    expect(seen).toEqual(['4:59', '4:58', '4:57']);
+    expect(seen).toEqual(['04:59', '04:58', '04:57']);
     screens.press('cancel');
     expect(clock.active()).toBe(0);
   });
@@ -158,18 +203,21 @@ describe('Set up Wi-Fi', () => {
     clock.advance(100_000);
     bus.publish('ProvisioningState', { state: 'Failed', reason: 'wrong-password', message: 'WRONG_KEY' });
     expect(setup()).toMatchObject({
-      error: 'The Wi-Fi password was not accepted.',
+      error: 'The Wi-Fi password was not accepted. Check it (it is case-sensitive) and try again.',
       progress: 'Could not connect to Home.',
-      actions: ['Try again', 'Cancel'],
+      buttons: [
+        { action: 'try-again', label: 'Try again' },
+        { action: 'cancel', label: 'Cancel' },
+      ],
       qr: formatWifiQr({ ssid: 'Device-3F2A', passphrase: '4f9a01c7' }),
-      countdown: '3:20',
+      countdown: '03:20',
     });
     commands.length = 0;
     screens.press('try-again');
     expect(commands).toEqual([{ type: 'OpenWifiProvisioning' }]);
     // The setup network is still up: the same session and its countdown go on.
     bus.publish('ProvisioningState', AP);
-    expect(setup()).toMatchObject({ phase: 'ApActive', countdown: '3:20', qr: expect.any(String) });
+    expect(setup()).toMatchObject({ phase: 'ApActive', countdown: '03:20', qr: expect.any(String) });
   });
 
   it('Try again after the setup network itself failed starts a new session and countdown', () => {
@@ -177,12 +225,12 @@ describe('Set up Wi-Fi', () => {
     clock.advance(30_000);
     bus.publish('ProvisioningState', { state: 'Failed', reason: 'ap-failed', message: 'hostapd exited' });
     expect(setup()).toMatchObject({
-      error: 'The setup network could not start.',
+      error: 'The setup network could not be started. Try again.',
       qr: null,
-      countdown: '4:30',
+      countdown: '04:30',
     });
     screens.press('try-again');
-    expect(setup().countdown).toBe('5:00');
+    expect(setup().countdown).toBe('05:00');
   });
 
   it('Cancel sends CancelProvisioning and returns to the Wi-Fi screen', () => {
@@ -200,7 +248,7 @@ describe('Set up Wi-Fi', () => {
     open();
     bus.publish('ProvisioningState', AP);
     clock.advance(300_000);
-    expect(setup().countdown).toBe('0:00');
+    expect(setup().countdown).toBe('00:00');
     bus.publish('ProvisioningState', { state: 'Idle' });
     expect(wifi()).toMatchObject({
       screen: 'wifi',
@@ -211,7 +259,7 @@ describe('Set up Wi-Fi', () => {
   it('a session started elsewhere brings the setup screen up with its QR', () => {
     bus.publish('ProvisioningState', { state: 'Scanning' });
     bus.publish('ProvisioningState', AP);
-    expect(setup()).toMatchObject({ ssid: 'Device-3F2A', countdown: '5:00' });
+    expect(setup()).toMatchObject({ ssid: 'Device-3F2A', countdown: '05:00' });
   });
 
   it('ignores actions that the current screen does not offer', () => {
@@ -272,7 +320,7 @@ describe('renderTerminal', () => {
     expect(after).toContain('Network:  Device-3F2A');
     expect(after).toContain('Password: 4f9a01c7');
     expect(after).toContain('Open:     192.168.2.1');
-    expect(after).toMatch(/Setup closes in 5:00/);
+    expect(after).toMatch(/Setup closes in 05:00/);
     expect(after).toContain('[ Cancel ]');
     // Every line of the box has the same width.
     expect(new Set(lines.map((l) => [...l].length)).size).toBe(1);
@@ -288,8 +336,8 @@ describe('renderTerminal', () => {
     });
     screens.press('open-wifi');
     let text = renderTerminal(screens.view());
-    expect(text).toContain('Status:   Connected · Excellent signal');
-    expect(text).toContain('IPv4:     10.0.0.9');
+    expect(text).toContain('Status:  Connected · Excellent signal');
+    expect(text).toContain('IPv4:    10.0.0.9');
     expect(text).toContain('[ Change network ]');
     screens.press('wifi-button');
     text = renderTerminal(screens.view());

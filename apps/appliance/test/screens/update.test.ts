@@ -14,6 +14,7 @@ import {
   plainNotes,
   RESTART_NOTICE_MS,
 } from '../../src/domain/screens/update.js';
+import { translator } from '../../src/i18n/index.js';
 import { manualClock } from './manual-clock.js';
 
 const KIB = 1024;
@@ -66,7 +67,10 @@ describe('software update screen from OTA events', () => {
       phase: 'available',
       headline: 'Update available v1.1.0 (needs consent)',
       notes: 'Faster Wi-Fi setup & fixes.',
-      actions: ['Install', 'Later'],
+      buttons: [
+        { action: 'install', label: 'Install' },
+        { action: 'later', label: 'Later' },
+      ],
       error: null,
     });
     progress(64 * KIB);
@@ -81,14 +85,20 @@ describe('software update screen from OTA events', () => {
     ev({ type: 'step', kind: 'psp_firmware', step: 'verified' });
     ev({ type: 'consent-required', kind: 'psp_firmware', version: '1.1.0', notes: '' });
     const answer = screens.consent({ kind: 'psp_firmware', version: '1.1.0', notes: '' });
-    expect(update()).toMatchObject({ phase: 'consent', actions: ['Install', 'Later'] });
+    expect(update()).toMatchObject({
+      phase: 'consent',
+      buttons: [
+        { action: 'install', label: 'Install' },
+        { action: 'later', label: 'Later' },
+      ],
+    });
     screens.press('install');
     await expect(answer).resolves.toBe(true);
     expect(update()).toMatchObject({
       phase: 'installing',
       headline: 'Installing update v1.1.0',
       status: 'Installing… Do not turn the device off.',
-      actions: [],
+      buttons: [],
     });
     ev({ type: 'step', kind: 'psp_firmware', step: 'consented' });
     ev({ type: 'step', kind: 'psp_firmware', step: 'battery-ok' });
@@ -132,7 +142,7 @@ describe('software update screen from OTA events', () => {
     expect(update()).toMatchObject({
       headline: 'Installing update v1.1.0',
       phase: 'downloading',
-      actions: [],
+      buttons: [],
     });
     await expect(screens.consent({ kind: 'psp_firmware', version: '1.1.0', notes: '' })).resolves.toBe(true);
 
@@ -154,7 +164,7 @@ describe('software update screen from OTA events', () => {
       forced: true,
       headline: 'Installing update v2.0.0',
       status: 'Required update (forced): it downloads and installs without asking.',
-      actions: [],
+      buttons: [],
     });
     screens.press('later');
     screens.press('install');
@@ -162,7 +172,7 @@ describe('software update screen from OTA events', () => {
     progress(TOTAL / 2);
     ev({ type: 'downloaded', kind: 'psp_firmware', size: TOTAL, resumedBytes: 0 });
     ev({ type: 'step', kind: 'psp_firmware', step: 'verified' });
-    expect(update()).toMatchObject({ phase: 'installing', actions: [] });
+    expect(update()).toMatchObject({ phase: 'installing', buttons: [] });
   });
 
   it('failures are shown in plain words until OK', () => {
@@ -178,7 +188,7 @@ describe('software update screen from OTA events', () => {
     expect(update()).toMatchObject({
       phase: 'failed',
       headline: 'Update v1.1.0 not installed',
-      actions: ['OK'],
+      buttons: [{ action: 'ok', label: 'OK' }],
     });
     expect(update().error).toMatch(/damaged \(MD5 mismatch\).*deleted/);
     expect(renderTerminal(screens.view())).toContain('[ OK ]');
@@ -287,9 +297,13 @@ describe('helpers', () => {
     expect(formatBytes(1536)).toBe('1 KiB');
     expect(formatBytes(40 * 1024 * 1024)).toBe('40.0 MiB');
     expect(formatBytes(3 * 1024 ** 3)).toBe('3.0 GiB');
+    // Digits, separators and unit symbols follow the language.
+    expect(formatBytes(1.5 * 1024 * 1024, translator('de'))).toBe('1,5 MiB');
+    expect(formatBytes(1.5 * 1024 * 1024, translator('fr'))).toBe('1,5\u00a0Mio');
     expect(plainNotes('<ul><li>One</li><li>Two &lt;3</li></ul>')).toBe('One Two <3');
-    expect(describeOtaFailure('OTA_SWU_HASH_MISMATCH', 'install', 'x')).toMatch(/failed its checks/);
-    expect(describeOtaFailure('OTA_DOWNLOAD_HTTP', 'download', 'HTTP 503')).toBe(
+    const en = translator('en');
+    expect(en.text(describeOtaFailure('OTA_SWU_HASH_MISMATCH', 'install', 'x'))).toMatch(/failed its checks/);
+    expect(en.text(describeOtaFailure('OTA_DOWNLOAD_HTTP', 'download', 'HTTP 503'))).toBe(
       'The download stopped (HTTP 503). It resumes at the next check.',
     );
   });

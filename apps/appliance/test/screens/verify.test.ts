@@ -63,8 +63,12 @@ describe('PC Link verification page', () => {
       prompt: 'Enter the device password on the device',
       phase: 'entry',
       entered: 0,
-      actions: ['OK', 'Delete', 'Cancel'],
-      countdown: '1:00',
+      buttons: [
+        { action: 'pin-submit', label: 'OK' },
+        { action: 'pin-delete', label: 'Delete' },
+        { action: 'pin-cancel', label: 'Cancel' },
+      ],
+      countdown: '01:00',
     });
     type('24689');
     screens.press('pin-delete');
@@ -75,7 +79,7 @@ describe('PC Link verification page', () => {
     screens.press('pin-submit');
     // The check runs off the event loop; the page answers when it is done.
     await vi.waitFor(() => expect(outcomes).toEqual([{ result: 1 }]));
-    expect(page()).toMatchObject({ phase: 'verified', actions: [], countdown: null });
+    expect(page()).toMatchObject({ phase: 'verified', buttons: [], countdown: null });
     expect(h.logger.lines.join('\n')).toContain('pclink: UI verification result 1');
     expect(h.logger.lines.join('\n')).not.toContain('2468');
     clock.advance(VERIFIED_NOTICE_MS);
@@ -97,7 +101,7 @@ describe('PC Link verification page', () => {
     type('9999');
     screens.press('pin-submit');
     await vi.waitFor(() => expect(outcomes).toEqual([{ result: 0, reason: 'wrong-password' }]));
-    expect(page()).toMatchObject({ phase: 'refused', actions: ['OK'] });
+    expect(page()).toMatchObject({ phase: 'refused', buttons: [{ action: 'ok', label: 'OK' }] });
     screens.press('ok');
     expect(screens.view().screen).toBe('menu');
   });
@@ -124,7 +128,7 @@ describe('PC Link verification page', () => {
     screens.showVerificationPage();
     type('24');
     clock.advance(30_000);
-    expect(page().countdown).toBe('0:30');
+    expect(page().countdown).toBe('00:30');
     clock.advance(VERIFY_TIMEOUT_SECONDS * 1000 - 30_000);
     expect(outcomes.at(-1)).toEqual({ result: 0, reason: 'timeout' });
     expect(screens.view().screen).toBe('menu');

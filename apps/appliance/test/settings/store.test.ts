@@ -5,6 +5,9 @@ import { parse } from 'smol-toml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileStore } from '../../src/adapters/system/files.js';
 import { createSettingsStore, defaultSettings, type Logger } from '../../src/domain/settings/index.js';
+import { translator } from '../../src/i18n/index.js';
+
+const english = translator('en');
 
 function recordingLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
@@ -194,7 +197,7 @@ describe('device PIN rules (spec A7)', () => {
     for (const bad of ['123', '1234567', '12a4', '١٢٣٤', ' 12 34']) {
       const r = store.validate({ 'security.device_password': bad });
       expect(r.ok, bad).toBe(false);
-      if (!r.ok) expect(r.errors['security.device_password']).toMatch(/4 to 6 digits/);
+      if (!r.ok) expect(english.text(r.errors['security.device_password']!)).toMatch(/4 to 6 digits/);
     }
     const set = store.validate({ 'security.device_password': '55555' });
     if (!set.ok) throw new Error('expected ok');
@@ -232,7 +235,11 @@ describe('validation messages', () => {
       'webhook.url',
       'wifi.country',
     ]);
-    expect(r.errors['audio.volume']).toBe('Enter a whole number from 0 to 100.');
+    expect(english.text(r.errors['audio.volume']!)).toBe('Enter a whole number from 0 to 100.');
+    // The same message in the reader's language, with the numbers in its digits.
+    expect(translator('de').text(r.errors['audio.volume']!)).toBe(
+      'Geben Sie eine ganze Zahl von 0 bis 100 ein.',
+    );
     expect(store.current()).toEqual(defaultSettings());
   });
 
@@ -252,7 +259,7 @@ describe('validation messages', () => {
     ]) {
       const r = store.validate({ 'ntp.servers': `pool.ntp.org ${bad}` });
       expect(r.ok, bad).toBe(false);
-      if (!r.ok) expect(r.errors['ntp.servers']).toContain(bad);
+      if (!r.ok) expect(english.text(r.errors['ntp.servers']!)).toContain(bad);
     }
     const good = store.validate({ 'ntp.servers': 'time.cloudflare.com 192.0.2.10 10.0.0.1' });
     expect(good.ok).toBe(true);

@@ -14,6 +14,7 @@ import {
   type UpdateKind,
 } from '@waved/swu-ota';
 import type { Logger } from '../../core/log/logger.js';
+import { matchLanguage } from '../../i18n/negotiate.js';
 import type { DeviceTelemetry } from './telemetry.js';
 
 /** Battery level in percent, or `'mains'` on external power. The device's fuel-gauge reader plugs in here. */
@@ -98,6 +99,17 @@ export interface OtaService {
 }
 
 /**
+ * The release notes for the device language `lang`: the cloud's text in that language, else in the
+ * nearest one it has (`pt` takes `pt-BR`, `zh-CN` takes `zh` or `zh-Hans`, as the portal matches
+ * languages), else English, else any; '' when there are none.
+ */
+export function releaseNotes(descriptions: UpdateDescriptor['descriptions'], lang: string): string {
+  const tags = Object.keys(descriptions);
+  const best = matchLanguage(lang, tags) ?? matchLanguage('en', tags) ?? tags[0];
+  return best === undefined ? '' : (descriptions[best]?.html_note ?? '');
+}
+
+/**
  * Whether `candidate` is newer than `installed`: their numeric parts compared in order (`1.10.0` >
  * `1.9.3`; a prefix such as `PSP_` or `v` is ignored). Anything without a number is not newer.
  */
@@ -140,15 +152,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
       logger.warn(`ota: event listener failed: ${(error as Error).message}`);
     }
   };
-  const notesOf = (d: UpdateDescriptor) => {
-    const lang = options.language?.() ?? 'en';
-    return (
-      d.descriptions[lang]?.html_note ??
-      d.descriptions.en?.html_note ??
-      Object.values(d.descriptions)[0]?.html_note ??
-      ''
-    );
-  };
+  const notesOf = (d: UpdateDescriptor) => releaseNotes(d.descriptions, options.language?.() ?? 'en');
   let busy = false;
   let controller: AbortController | null = null;
   let running: Promise<unknown> | null = null;

@@ -1,9 +1,11 @@
+import { type Message, message } from '../../i18n/index.js';
+
 /** Spec "Limits": request body size of /save and /save-connect. */
 export const MAX_BODY_BYTES = 32 * 1024;
 
 export type BodyResult =
   | { ok: true; fields: Record<string, string> }
-  | { ok: false; status: 413 | 415 | 400; message: string };
+  | { ok: false; status: 413 | 415 | 400; message: Message };
 
 /**
  * Reads at most `limit` bytes of a request body. The declared Content-Length is checked first; the
@@ -56,16 +58,12 @@ export async function parseFormBody(request: Request, limit = MAX_BODY_BYTES): P
   const isUrlEncoded = type.startsWith('application/x-www-form-urlencoded');
   const isMultipart = type.startsWith('multipart/form-data');
   if (!isUrlEncoded && !isMultipart) {
-    return {
-      ok: false,
-      status: 415,
-      message: 'Send the form as application/x-www-form-urlencoded or multipart/form-data.',
-    };
+    return { ok: false, status: 415, message: message('error.body.type') };
   }
   const read = await readLimitedBody(request, limit);
   if (!read.ok) {
-    if (read.aborted) return { ok: false, status: 400, message: 'The form was not received completely.' };
-    return { ok: false, status: 413, message: `The form is larger than ${limit / 1024} KiB.` };
+    if (read.aborted) return { ok: false, status: 400, message: message('error.body.incomplete') };
+    return { ok: false, status: 413, message: message('error.body.tooLarge', { size: limit / 1024 }) };
   }
   const fields: Record<string, string> = Object.create(null);
   if (isUrlEncoded) {
@@ -76,7 +74,7 @@ export async function parseFormBody(request: Request, limit = MAX_BODY_BYTES): P
   try {
     form = await new Response(read.body, { headers: { 'content-type': header } }).formData();
   } catch {
-    return { ok: false, status: 400, message: 'The multipart body could not be read.' };
+    return { ok: false, status: 400, message: message('error.body.multipart') };
   }
   for (const [k, v] of form) if (typeof v === 'string') fields[k] = v;
   return { ok: true, fields };

@@ -1,8 +1,16 @@
-import { isValidPassphrase, isValidPin, ssidBytes } from '@waved/psk';
+import { isValidPassphrase, isValidPin, PIN_MAX_DIGITS, PIN_MIN_DIGITS, ssidBytes } from '@waved/psk';
 import { formatSsid } from '@waved/wpa-cli';
 import { H3, type H3Event } from 'h3';
 import type { ProvisioningState, ScannedNetwork, StateBus } from '../../core/bus.js';
 import type { HttpServe, ServerHandle } from '../../core/ports/http.js';
+import {
+  languageFromHeader,
+  type Message,
+  message,
+  supportedLanguage,
+  type Translator,
+  translator,
+} from '../../i18n/index.js';
 import { type AttemptLimiter, createAttemptLimiter } from '../security/attempts.js';
 import { verifyPinAsync } from '../security/pin.js';
 import type { Logger } from '../settings/logger.js';
@@ -23,9 +31,12 @@ import {
   escapeHtml,
   type FormView,
   failureText,
+  type MessagePage,
   renderForm,
   renderMessage,
+  richText,
   statusBanner,
+  withLang,
 } from './html.js';
 
 /** What the provisioning controller shares with the portal for one session. */
@@ -77,6 +88,27 @@ export interface ConnectRequest {
 }
 
 const HTML = 'text/html; charset=utf-8';
+/** The log is written in English. */
+const english = translator('en');
+
+/**
+ * The language of a response: the one chosen with a language link (`?lang=`, carried by every
+ * link and form of the portal, because the iOS captive browser keeps no cookies), else the first
+ * of the phone's `Accept-Language` that has a catalog, else English. Only a supported tag is ever
+ * echoed back into a page.
+ */
+export function requestLanguage(request: Request): { tr: Translator; langParam: string | null } {
+  let asked: string | null = null;
+  try {
+    asked = supportedLanguage(new URL(request.url).searchParams.get('lang')?.slice(0, 64));
+  } catch {
+    asked = null;
+  }
+  return {
+    tr: translator(asked ?? languageFromHeader(request.headers.get('accept-language'))),
+    langParam: asked,
+  };
+}
 const CSP =
   "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
@@ -87,6 +119,8 @@ function headers(type: string, extra: Record<string, string> = {}): Record<strin
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     ...(type === HTML ? { 'content-security-policy': CSP, 'x-frame-options': 'DENY' } : {}),
+    // The text depends on the phone's languages (there is no cookie; caches are told anyway).
+    vary: 'accept-language',
     ...extra,
   };
 }
@@ -107,20 +141,13 @@ function wantsJson(request: Request): boolean {
   return accept.includes('application/json') && !accept.includes('text/html');
 }
 
-/** `45 s`, `3 min`, `1 h`. */
-function formatWait(seconds: number): string {
-  if (seconds < 90) return `${seconds} s`;
-  if (seconds < 5400) return `${Math.ceil(seconds / 60)} min`;
-  return `${Math.ceil(seconds / 3600)} h`;
-}
-
 /** A state for the phone: the AP passphrase is never sent back over HTTP. */
-function publicState(state: ProvisioningState): Record<string, string> {
+function publicState(state: ProvisioningState, tr: Translator): Record<string, string> {
   switch (state.state) {
     case 'ApActive':
       return { state: state.state, ssid: state.ssid };
     case 'Failed':
-      return { state: state.state, reason: state.reason, message: failureText(state) };
+      return { state: state.state, reason: state.reason, message: failureText(state, tr) };
     case 'Connecting':
     case 'Connected':
       return { state: state.state, ssid: state.ssid };
@@ -137,21 +164,19 @@ function publicState(state: ProvisioningState): Record<string, string> {
 export function readConnect(
   fields: Record<string, string>,
   networks: readonly ScannedNetwork[],
-): { connect?: ConnectRequest; errors: Record<string, string> } {
-  const errors: Record<string, string> = {};
+): { connect?: ConnectRequest; errors: Record<string, Message> } {
+  const errors: Record<string, Message> = {};
   const hex = (fields['wifi.ssid_hex'] ?? '').toLowerCase();
   const choice = fields['wifi.ssid'] ?? '';
   const typed = fields['wifi.hidden_ssid'] ?? '';
   let bytes: Buffer | null = null;
   let listed: ScannedNetwork | undefined;
   let key = 'wifi.ssid';
-  const tooLong = 'A network name is 1 to 32 bytes long (fewer for accented letters or emoji).';
+  const tooLong = message('error.wifi.ssidLength', { max: 32 });
   if (hex !== '') {
     listed = /^(?:[0-9a-f]{2}){1,32}$/.test(hex) ? networks.find((n) => n.ssidHex === hex) : undefined;
     if (listed) bytes = Buffer.from(hex, 'hex');
-    else
-      errors[key] =
-        'Choose a network from the list, or choose “Other” and enter the name of a hidden network.';
+    else errors[key] = message('error.wifi.chooseListed');
   } else if (choice !== '' || typed !== '') {
     const name = choice !== '' ? choice : typed;
     if (choice === '') key = 'wifi.hidden_ssid';
@@ -163,16 +188,15 @@ export function readConnect(
     }
     listed ??= bytes ? networks.find((n) => n.ssidHex === bytes!.toString('hex')) : undefined;
   } else {
-    errors['wifi.ssid'] = 'Choose a network, or choose “Other” and enter the name of a hidden network.';
+    errors['wifi.ssid'] = message('error.wifi.choose');
   }
-  if (listed && !listed.secure)
-    errors[key] = 'This is an open network. The device joins WPA2-protected networks only.';
+  if (listed && !listed.secure) errors[key] = message('error.wifi.open');
   const passphrase = fields['wifi.passphrase'] ?? '';
   if (!isValidPassphrase(passphrase)) {
     errors['wifi.passphrase'] =
       passphrase === ''
-        ? 'Enter the Wi-Fi password.'
-        : 'Use 8 to 63 characters without accents or emoji, or 64 hexadecimal digits. Enter it again.';
+        ? message('error.wifi.passwordMissing')
+        : message('error.wifi.passwordInvalid', { min: 8, max: 63, hex: 64 });
   }
   if (Object.keys(errors).length > 0 || !bytes) return { errors };
   return {
@@ -229,23 +253,40 @@ export function createPortal(options: PortalOptions): Portal {
   function formPage(
     status: number,
     s: PortalSession,
+    request: Request,
     extra: Pick<FormView, 'values' | 'errors' | 'target' | 'notice'>,
     headerExtra?: Record<string, string>,
   ): Response {
+    const { tr, langParam } = requestLanguage(request);
     return htmlResponse(
       status,
-      renderForm({
-        apSsid: s.apSsid,
-        csrf: s.csrf,
-        networks: s.networks,
-        state: s.state,
-        settings: settings.current(),
-        remaining: remaining(s),
-        revision: settings.revision(),
-        ...extra,
-      }),
+      renderForm(
+        {
+          apSsid: s.apSsid,
+          csrf: s.csrf,
+          networks: s.networks,
+          state: s.state,
+          settings: settings.current(),
+          remaining: remaining(s),
+          revision: settings.revision(),
+          langParam,
+          ...extra,
+        },
+        tr,
+      ),
       headerExtra,
     );
+  }
+
+  /** A page with a title and a few lines, in the request's language. */
+  function messagePage(
+    status: number,
+    request: Request,
+    content: (tr: Translator, lang: string | null) => Omit<MessagePage, 'langParam'>,
+    extra?: Record<string, string>,
+  ): Response {
+    const { tr, langParam } = requestLanguage(request);
+    return htmlResponse(status, renderMessage(tr, { ...content(tr, langParam), langParam }), extra);
   }
 
   function redirect(): Response {
@@ -253,15 +294,24 @@ export function createPortal(options: PortalOptions): Portal {
     return new Response(null, { status: 302, headers: { location: home, 'cache-control': 'no-store' } });
   }
 
+  const strong = (text: string) => `<strong>${escapeHtml(text)}</strong>`;
+  const link = (href: string, text: string, cls?: string) =>
+    `<a${cls ? ` class="${cls}"` : ''} href="${escapeHtml(href)}">${escapeHtml(text)}</a>`;
+
   function notActive(request: Request): Response {
     if (wantsJson(request)) return jsonResponse(503, { error: 'not-active' });
-    return htmlResponse(
-      503,
-      renderMessage(
-        'Setup is not active',
-        '<p>Open <strong>Menu › Wi-Fi › Set up Wi-Fi</strong> on the device, join the network it shows, and open this page again.</p>',
-      ),
-    );
+    return messagePage(503, request, (tr) => {
+      // The way there, in the words the device screen uses.
+      const path = [
+        tr.t('screen.menu.title'),
+        tr.t('screen.menu.wifi'),
+        tr.t('screen.action.setUpWifi'),
+      ].join(' › ');
+      return {
+        title: tr.t('portal.inactive.title'),
+        html: `<p>${richText(tr, message('portal.inactive.body', { path: '' }), { path: strong(path) })}</p>`,
+      };
+    });
   }
 
   /** A name (not an address) in Host means a phone probing some other site: send it to the portal. */
@@ -283,60 +333,66 @@ export function createPortal(options: PortalOptions): Portal {
     if (foreignHost(request)) return redirect();
     const s = session();
     if (!s) return notActive(request);
-    return formPage(200, s, {
+    return formPage(200, s, request, {
       target: target?.ssid ?? null,
       ...(retryValues(s) ? { values: retryValues(s) } : {}),
     });
   });
 
-  const statusJson = () => {
+  const statusJson = (request: Request) => {
     const s = session();
     if (!s) return jsonResponse(503, { error: 'not-active' });
     const left = remaining(s);
     return jsonResponse(200, {
-      ...publicState(s.state),
+      ...publicState(s.state, requestLanguage(request).tr),
       ...(left === null ? {} : { remainingSeconds: Math.floor(left) }),
     });
   };
-  get('/status.json', statusJson);
+  get('/status.json', (event: H3Event) => statusJson(event.req as unknown as Request));
 
   get('/status', (event: H3Event) => {
     const request = event.req as unknown as Request;
-    if (wantsJson(request)) return statusJson();
+    if (wantsJson(request)) return statusJson(request);
     const s = session();
     if (!s) return notActive(request);
     const st = s.state;
-    const banner =
-      statusBanner(st, true, target?.ssid) ||
-      '<div class="banner" role="status"><strong>Waiting for your settings.</strong><p><a href="/">Open the form</a></p></div>';
     const settled = st.state === 'Connected' || st.state === 'Failed' || st.state === 'ApActive';
-    return htmlResponse(
-      200,
-      renderMessage(
-        'Setup status',
-        `${banner}<p class="hint">If this phone left the setup network, the device screen shows the result. To try again, rejoin <strong>${escapeHtml(s.apSsid)}</strong> and open <a href="${escapeHtml(home)}">${escapeHtml(home)}</a>.</p>`,
-        settled ? undefined : { seconds: 3, to: '/status' },
-      ),
-    );
+    return messagePage(200, request, (tr, lang) => {
+      const banner =
+        statusBanner(st, tr, withLang('/#wifi', lang), target?.ssid) ||
+        `<div class="banner" role="status"><strong>${escapeHtml(tr.t('portal.status.waiting'))}</strong><p>${link(withLang('/', lang), tr.t('portal.status.openForm'))}</p></div>`;
+      const hint = richText(tr, message('portal.status.hint', { ap: '', url: '' }), {
+        ap: strong(s.apSsid),
+        url: link(home, home),
+      });
+      return {
+        title: tr.t('portal.status.title'),
+        html: `${banner}<p class="hint">${hint}</p>`,
+        languagePath: '/status',
+        ...(settled ? {} : { refresh: { seconds: 3, to: '/status' } }),
+      };
+    });
   });
 
   async function handlePost(event: H3Event, connectToo: boolean): Promise<Response> {
     const request = event.req as unknown as Request;
     const json = wantsJson(request);
+    const { tr } = requestLanguage(request);
     const route = connectToo ? '/save-connect' : '/save';
     const s = session();
     if (!s) return notActive(request);
     const parsed = await parseFormBody(request, MAX_BODY_BYTES);
     if (!parsed.ok) {
-      logger.warn(`portal: ${route} rejected with ${parsed.status}: ${parsed.message}`);
+      logger.warn(`portal: ${route} rejected with ${parsed.status}: ${english.text(parsed.message)}`);
       const close = parsed.status === 413 ? { connection: 'close' } : undefined;
-      if (json) return jsonResponse(parsed.status, { error: parsed.message }, close);
-      return htmlResponse(
+      if (json) return jsonResponse(parsed.status, { error: tr.text(parsed.message) }, close);
+      return messagePage(
         parsed.status,
-        renderMessage(
-          'Nothing was saved',
-          `<p>${escapeHtml(parsed.message)}</p><p><a href="/">Back to the form</a></p>`,
-        ),
+        request,
+        (t, lang) => ({
+          title: t.t('portal.notSaved.title'),
+          html: `<p>${escapeHtml(t.text(parsed.message))}</p><p>${link(withLang('/', lang), t.t('portal.backToForm'))}</p>`,
+        }),
         close,
       );
     }
@@ -345,45 +401,48 @@ export function createPortal(options: PortalOptions): Portal {
     if (!csrfMatches(s.csrf, token)) {
       logger.warn(`portal: ${route} rejected: CSRF token ${token ? 'wrong' : 'missing'}`);
       if (json) return jsonResponse(400, { error: 'csrf' });
-      return htmlResponse(
-        400,
-        renderMessage(
-          'This page has expired',
-          '<p>Nothing was saved. The setup session changed since this page was loaded.</p><p><a class="button primary" href="/">Reload the form</a></p>',
-        ),
-      );
+      return messagePage(400, request, (t, lang) => ({
+        title: t.t('portal.expired.title'),
+        html: `<p>${escapeHtml(t.t('portal.expired.body'))}</p><p>${link(withLang('/', lang), t.t('portal.reloadForm'), 'button primary')}</p>`,
+      }));
     }
     if (connectToo && (s.state.state === 'Connecting' || s.state.state === 'Scanning')) {
-      const message = 'The device is busy connecting. Wait for the result, then try again.';
-      if (json) return jsonResponse(409, { error: message });
-      return htmlResponse(
-        409,
-        renderMessage('Please wait', `<p>${message}</p><p><a href="/status">Show the status</a></p>`),
-      );
+      if (json) return jsonResponse(409, { error: tr.t('portal.busy.body') });
+      return messagePage(409, request, (t, lang) => ({
+        title: t.t('portal.busy.title'),
+        html: `<p>${escapeHtml(t.t('portal.busy.body'))}</p><p>${link(withLang('/status', lang), t.t('portal.showStatus'))}</p>`,
+      }));
     }
     // One save at a time: each one validates against what the one before it wrote.
-    return settings.exclusive(() => saveExclusive(s, fields, json, route, connectToo));
+    return settings.exclusive(() => saveExclusive(request, s, fields, json, route, connectToo));
   }
 
   async function saveExclusive(
+    request: Request,
     s: PortalSession,
     fields: Record<string, string>,
     json: boolean,
     route: string,
     connectToo: boolean,
   ): Promise<Response> {
+    const { tr } = requestLanguage(request);
+    /** Error texts of a JSON answer, in the request's language. */
+    const texts = (errors: Record<string, Message>): Record<string, string> => {
+      const out: Record<string, string> = {};
+      for (const [k, m] of Object.entries(errors)) out[k] = tr.text(m);
+      return out;
+    };
     const revision = fields['settings.revision'];
     if (revision !== undefined && revision !== settings.revision()) {
       // A form loaded before another save: its untouched fields hold old values that would undo
       // that save. Nothing is written; the form comes back with the current settings.
       logger.info(`portal: ${route} refused: the settings changed since this form was loaded`);
-      const notice =
-        'The settings were changed from another phone while this page was open. Nothing was saved: check the form below and save again.';
-      if (json) return jsonResponse(409, { error: 'stale', message: notice });
-      return formPage(409, s, { notice });
+      const notice = message('portal.stale');
+      if (json) return jsonResponse(409, { error: 'stale', message: tr.text(notice) });
+      return formPage(409, s, request, { notice });
     }
     const result = settings.validate(fields);
-    const errors: Record<string, string> = result.ok ? {} : { ...result.errors };
+    const errors: Record<string, Message> = result.ok ? {} : { ...result.errors };
     let connect: ConnectRequest | undefined;
     if (connectToo) {
       const wifi = readConnect(fields, s.networks);
@@ -394,36 +453,37 @@ export function createPortal(options: PortalOptions): Portal {
     const record = current.security.device_password;
     const given = fields[CURRENT_PIN_FIELD] ?? '';
     if (record !== '') {
-      if (given === '') errors[CURRENT_PIN_FIELD] = 'Enter the current device PIN to save.';
-      else if (!isValidPin(given)) errors[CURRENT_PIN_FIELD] = 'The PIN is 4 to 6 digits. Enter it again.';
+      if (given === '') errors[CURRENT_PIN_FIELD] = message('error.currentPin.missing');
+      else if (!isValidPin(given))
+        errors[CURRENT_PIN_FIELD] = message('error.currentPin.invalid', {
+          min: PIN_MIN_DIGITS,
+          max: PIN_MAX_DIGITS,
+        });
     }
     if (!result.ok || Object.keys(errors).length > 0) {
       logger.info(`portal: ${route} has invalid fields: ${Object.keys(errors).join(', ')}`);
-      if (json) return jsonResponse(422, { errors });
-      return formPage(422, s, { values: echoable(fields), errors });
+      if (json) return jsonResponse(422, { errors: texts(errors) });
+      return formPage(422, s, request, { values: echoable(fields), errors });
     }
     // Every other field is valid: only now is the PIN hashed (off the event loop), once per save.
     if (record !== '') {
       const outcome = await attempts.attempt(() => verifyPinAsync(given, record));
       if (!outcome.ok) {
         const seconds = Math.ceil(outcome.retryAfterMs / 1000);
-        const wait = seconds > 0 ? ` Wait ${formatWait(seconds)} before the next try.` : '';
-        const message =
+        const refused =
           outcome.reason === 'locked'
-            ? `Too many wrong PINs. Try again in ${formatWait(seconds)}.`
-            : `Wrong PIN. Nothing was saved.${wait}`;
+            ? message('error.currentPin.locked', { wait: seconds })
+            : seconds > 0
+              ? message('error.currentPin.wrongWait', { wait: seconds })
+              : message('error.currentPin.wrong');
         const status = outcome.reason === 'locked' ? 429 : 422;
         const retry = seconds > 0 ? { 'retry-after': String(seconds) } : undefined;
         logger.warn(
           `portal: ${route} refused: ${outcome.reason === 'locked' ? 'PIN checks are paused' : 'wrong PIN'} (${outcome.failures} in a row)`,
         );
-        if (json) return jsonResponse(status, { errors: { [CURRENT_PIN_FIELD]: message } }, retry);
-        return formPage(
-          status,
-          s,
-          { values: echoable(fields), errors: { [CURRENT_PIN_FIELD]: message } },
-          retry,
-        );
+        const pinErrors = { [CURRENT_PIN_FIELD]: refused };
+        if (json) return jsonResponse(status, { errors: texts(pinErrors) }, retry);
+        return formPage(status, s, request, { values: echoable(fields), errors: pinErrors }, retry);
       }
     }
     const next: Settings = result.settings;
@@ -433,13 +493,10 @@ export function createPortal(options: PortalOptions): Portal {
     } catch (error) {
       logger.error(`portal: saving the settings failed: ${(error as Error).message}`);
       if (json) return jsonResponse(500, { error: 'save-failed' });
-      return htmlResponse(
-        500,
-        renderMessage(
-          'Nothing was saved',
-          '<p>The device could not write its settings. Try again.</p><p><a href="/">Back to the form</a></p>',
-        ),
-      );
+      return messagePage(500, request, (t, lang) => ({
+        title: t.t('portal.notSaved.title'),
+        html: `<p>${escapeHtml(t.t('portal.saveFailed.body'))}</p><p>${link(withLang('/', lang), t.t('portal.backToForm'))}</p>`,
+      }));
     }
     logger.info(`portal: settings saved through ${route}`);
     if (result.cleared.includes('webhook.secret'))
@@ -454,28 +511,29 @@ export function createPortal(options: PortalOptions): Portal {
     bus.send(connect ? { type: 'SettingsSaved', connect } : { type: 'SettingsSaved' });
     if (json)
       return jsonResponse(200, { ok: true, ...(result.cleared.length ? { cleared: result.cleared } : {}) });
-    const clearedNote = result.cleared.includes('webhook.secret')
-      ? '<p>The webhook address changed, so its secret was removed: enter a secret again to sign the requests.</p>'
-      : '';
+    const clearedNote = (t: Translator) =>
+      result.cleared.includes('webhook.secret')
+        ? `<p>${escapeHtml(t.t('portal.saved.secretCleared'))}</p>`
+        : '';
     if (connect) {
-      return htmlResponse(
-        200,
-        renderMessage(
-          'Settings saved',
-          `<div class="banner good" role="status"><strong>Connecting to “${escapeHtml(connect.ssid)}”…</strong></div>${clearedNote}
-<p>The device now closes the setup network <strong>${escapeHtml(s.apSsid)}</strong>, so this phone will disconnect from it and go back to its usual network.</p>
-<p>The device screen shows <strong>Connected</strong>, or the reason it failed with <strong>Try again</strong>. If it fails, rejoin ${escapeHtml(s.apSsid)} and open <a href="${escapeHtml(home)}">${escapeHtml(home)}</a> again.</p>`,
-          { seconds: 3, to: '/status' },
-        ),
-      );
+      const ssid = connect.ssid;
+      return messagePage(200, request, (t) => ({
+        title: t.t('portal.saved.title'),
+        html: `<div class="banner good" role="status"><strong>${richText(t, message('portal.banner.connecting', { ssid: '' }), { ssid: escapeHtml(ssid) })}</strong></div>${clearedNote(t)}
+<p>${richText(t, message('portal.saved.leaving', { ap: '' }), { ap: strong(s.apSsid) })}</p>
+<p>${richText(t, message('portal.saved.next', { connected: '', tryAgain: '', ap: '', url: '' }), {
+          connected: strong(t.t('screen.status.connected')),
+          tryAgain: strong(t.t('screen.action.tryAgain')),
+          ap: escapeHtml(s.apSsid),
+          url: link(home, home),
+        })}</p>`,
+        refresh: { seconds: 3, to: '/status' },
+      }));
     }
-    return htmlResponse(
-      200,
-      renderMessage(
-        'Settings saved',
-        `<div class="banner good" role="status"><strong>Your settings are saved.</strong></div>${clearedNote}<p><a class="button secondary" href="/">Back to the form</a></p>`,
-      ),
-    );
+    return messagePage(200, request, (t, lang) => ({
+      title: t.t('portal.saved.title'),
+      html: `<div class="banner good" role="status"><strong>${escapeHtml(t.t('portal.saved.done'))}</strong></div>${clearedNote(t)}<p>${link(withLang('/', lang), t.t('portal.backToForm'), 'button secondary')}</p>`,
+    }));
   }
 
   app.post('/save', (event: H3Event) => handlePost(event, false));

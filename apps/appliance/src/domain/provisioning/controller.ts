@@ -4,9 +4,11 @@ import type { Command, FailureReason, ProvisioningState, ScannedNetwork, StateBu
 import { ApplianceError } from '../../core/errors.js';
 import { type Logger, silentLogger } from '../../core/log/logger.js';
 import type { SecretRegistry } from '../../core/log/redact.js';
+import { FAILURE_MESSAGES } from '../../core/messages.js';
 import { systemClock, type Timers } from '../../core/ports/clock.js';
 import type { FileStore } from '../../core/ports/files.js';
 import type { ProvisionRequest, Radio, Station, StationEvent } from '../../core/ports/radio.js';
+import { translator } from '../../i18n/index.js';
 import type { PortalSession } from '../portal/portal.js';
 import {
   ADDRESS_TIMEOUT_MS,
@@ -105,17 +107,12 @@ interface Session {
   expiresAt: number;
 }
 
+/** The log's text for a failure: the English of the message the portal and the screens show. */
+const english = translator('en');
+const englishFailure = (reason: FailureReason): string => english.text(FAILURE_MESSAGES[reason]);
+
 /** Scans in a row that miss the network before joining fails with `network-not-found`. */
 const NOT_FOUND_SCANS = 3;
-
-const FAILURE_TEXT: Record<FailureReason, string> = {
-  'wrong-password': 'The password was not accepted by the network. Check it and try again.',
-  'network-not-found': 'The network was not found. Move closer or check the name, then try again.',
-  'no-address':
-    'Connected, but the network gave the device no address (DHCP). Try again or check the router.',
-  'association-timeout': 'The device could not join the network in time. Try again.',
-  'ap-failed': 'The setup network could not be started. Try again.',
-};
 
 /** What the station is given for a network the portal saved: its exact bytes when known. */
 export function toProvisionRequest(request: {
@@ -339,7 +336,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       publish({
         state: 'Failed',
         reason: 'ap-failed',
-        message: `${FAILURE_TEXT['ap-failed']} (${failedStep} failed)`,
+        message: `${englishFailure('ap-failed')} (${failedStep} failed)`,
       });
       return;
     }
@@ -381,10 +378,10 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       // misses until the deadline, mean the network is not in range.
       let notFound = 0;
       const notFoundFailure = () =>
-        new ConnectFailure('network-not-found', FAILURE_TEXT['network-not-found']);
+        new ConnectFailure('network-not-found', englishFailure('network-not-found'));
       const off = station.onEvent((event: StationEvent) => {
         if (event.type === 'wrong-key' && matches(event.ssid))
-          finish(() => reject(new ConnectFailure('wrong-password', FAILURE_TEXT['wrong-password'])));
+          finish(() => reject(new ConnectFailure('wrong-password', englishFailure('wrong-password'))));
         else if (event.type === 'not-found') {
           notFound++;
           if (notFound >= NOT_FOUND_SCANS) finish(() => reject(notFoundFailure()));
@@ -402,7 +399,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
             reject(
               notFound > 0
                 ? notFoundFailure()
-                : new ConnectFailure('association-timeout', FAILURE_TEXT['association-timeout']),
+                : new ConnectFailure('association-timeout', englishFailure('association-timeout')),
             ),
           ),
         associationTimeoutMs,
@@ -444,7 +441,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       } catch (error) {
         log.debug('station status while waiting for an address:', error);
       }
-      if (waited >= until) throw new ConnectFailure('no-address', FAILURE_TEXT['no-address']);
+      if (waited >= until) throw new ConnectFailure('no-address', englishFailure('no-address'));
       // A lease usually takes well under a second: look more often than the association poll.
       const step = Math.max(1, Math.min(pollMs, 250));
       await sleep(step);
@@ -489,7 +486,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
           ? error
           : new ConnectFailure(
               'association-timeout',
-              `${FAILURE_TEXT['association-timeout']} (${error instanceof Error ? error.message : String(error)})`,
+              `${englishFailure('association-timeout')} (${error instanceof Error ? error.message : String(error)})`,
             );
       if (error instanceof ApplianceError && error.code === 'APPLIANCE_RADIO_STEP') {
         // Not the association deadline: a radio step ran out of its bound (a slow or emulated

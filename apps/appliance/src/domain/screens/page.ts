@@ -1,6 +1,8 @@
 import { H3, type H3Event } from 'h3';
 import QRCode from 'qrcode';
+import { translator } from '../../i18n/index.js';
 import { readLimitedBody } from '../portal/body.js';
+import { escapeHtml } from '../portal/html.js';
 import { SCREEN_ACTIONS, type ScreenAction, type Screens, type ScreenView } from './view.js';
 
 const ACTIONS: ReadonlySet<string> = new Set<string>(SCREEN_ACTIONS);
@@ -36,81 +38,74 @@ export async function viewForWeb(view: ScreenView): Promise<ScreenView & { qrSvg
   return view;
 }
 
-const PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>waved device screen</title>
+/** The page around the screen, in the language of the view it starts with (`lang` follows each view). */
+export function renderScreenPage(lang: string): string {
+  const tr = translator(lang);
+  return `<!doctype html>
+<html lang="${escapeHtml(tr.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(tr.t('page.title'))}</title>
 <style>
 body{margin:0;min-height:100vh;display:grid;place-items:center;background:#2b2b2b;font:16px/1.4 system-ui,sans-serif}
-.device{width:340px;border-radius:28px;background:#111;padding:22px;box-shadow:0 10px 40px #000a}
-.screen{background:#fafafa;color:#111;border-radius:8px;min-height:480px;padding:14px;display:flex;flex-direction:column}
+.device{width:340px;max-width:100vw;box-sizing:border-box;border-radius:28px;background:#111;padding:22px;box-shadow:0 10px 40px #000a}
+.screen{background:#fafafa;color:#111;border-radius:8px;min-height:480px;padding:14px;display:flex;flex-direction:column;overflow-wrap:anywhere;hyphens:auto;line-break:strict}
 h1{font-size:18px;margin:0 0 10px;border-bottom:1px solid #ddd;padding-bottom:6px}
-.row{margin:4px 0}.k{color:#666;display:inline-block;width:80px}
+p{margin:8px 0}
+.rows{display:grid;grid-template-columns:minmax(0,max-content) minmax(0,1fr);gap:4px 10px;margin:4px 0}
+.rows dt{color:#666}.rows dd{margin:0;min-width:0}
 .qr svg{display:block;width:210px;height:210px;margin:4px auto}
-.err{color:#b3261e;font-weight:600}.muted{color:#555}.cd{font-variant-numeric:tabular-nums;font-weight:700}
+.err{color:#b3261e;font-weight:600}.muted{color:#555}.cd{font-variant-numeric:tabular-nums}
 .grow{flex:1}.buttons{display:grid;gap:8px;margin-top:12px}
-button{font:inherit;font-weight:600;min-height:44px;border-radius:22px;border:2px solid #0b57d0;background:#0b57d0;color:#fff}
+button{font:inherit;font-weight:600;min-height:44px;padding:6px 12px;border-radius:22px;border:2px solid #0b57d0;background:#0b57d0;color:#fff;overflow-wrap:anywhere}
 button.alt{background:#fff;color:#0b57d0}
 .dialog{border:2px solid #111;border-radius:8px;padding:10px;margin-top:10px}
 .bar{height:14px;border-radius:7px;background:#ddd;overflow:hidden;margin:8px 0 4px}.bar>div{height:100%;background:#0b57d0}
 .pin{font-size:28px;letter-spacing:8px;text-align:center;min-height:40px;font-variant-numeric:tabular-nums}
-.keys{display:grid;grid-template-columns:repeat(3,1fr);gap:6px;margin-top:8px}.keys button{min-height:40px;border-radius:8px}
+.keys{display:grid;grid-template-columns:repeat(3,1fr);gap:6px;margin-top:8px}.keys button{min-height:40px;border-radius:8px;padding:0}
 </style></head>
-<body><div class="device"><div class="screen" id="screen" aria-live="polite">Loading…</div></div>
+<body><div class="device"><div class="screen" id="screen" lang="${escapeHtml(tr.lang)}" aria-live="polite">${escapeHtml(tr.t('page.loading'))}</div></div>
 <script>
 const el = document.getElementById('screen');
 function esc(s){return String(s ?? '').replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'})[c]);}
-function btn(label, action, alt){return '<button type="button" data-action="'+action+'"'+(alt?' class="alt"':'')+'>'+esc(label)+'</button>';}
-const SETUP_ACTIONS = {'Try again':'try-again','Cancel':'cancel','Done':'done'};
-const UPDATE_ACTIONS = {'Install':'install','Later':'later','OK':'ok'};
-const VERIFY_ACTIONS = {'OK':'pin-submit','Delete':'pin-delete','Cancel':'pin-cancel'};
+function btn(label, action, alt){return '<button type="button" data-action="'+esc(action)+'"'+(alt?' class="alt"':'')+'>'+esc(label)+'</button>';}
+function rows(list){return list.length ? '<dl class="rows">'+list.map(r => '<dt>'+esc(r.label)+'</dt><dd>'+esc(r.value)+'</dd>').join('')+'</dl>' : '';}
+function buttons(list){return list.map((b, i) => btn(b.label, b.action, i > 0)).join('');}
 function draw(v){
+  document.documentElement.lang = v.lang; el.lang = v.lang;
   let h = '<h1>'+esc(v.title)+'</h1>';
-  let b = '';
-  if (v.screen === 'menu') { b = v.items.map(i => btn(i, 'open-wifi')).join(''); }
+  let b = buttons(v.buttons);
+  if (v.screen === 'menu') b = v.buttons.map(x => btn(x.label, x.action)).join('');
   if (v.screen === 'wifi') {
-    h += '<div class="row"><span class="k">Network</span>'+esc(v.name ?? '—')+'</div>';
-    h += '<div class="row"><span class="k">Status</span>'+esc(v.statusLine)+'</div>';
-    h += '<div class="row"><span class="k">IPv4</span>'+esc(v.ipv4 ?? '—')+'</div>';
+    h += rows(v.rows);
     if (v.notice) h += '<p class="muted">'+esc(v.notice)+'</p>';
-    if (v.confirm) {
-      h += '<div class="dialog" role="alertdialog"><strong>'+esc(v.confirm.question)+'</strong><p>'+esc(v.confirm.detail)+'</p></div>';
-      b = btn(v.confirm.yes, 'confirm') + btn(v.confirm.no, 'dismiss', true);
-    } else b = btn(v.button, 'wifi-button') + btn('Back', 'back', true);
+    if (v.confirm) h += '<div class="dialog" role="alertdialog"><strong>'+esc(v.confirm.question)+'</strong><p>'+esc(v.confirm.detail)+'</p></div>';
   }
   if (v.screen === 'setup') {
-    if (v.qrSvg) h += '<div class="qr" role="img" aria-label="Wi-Fi QR code">'+v.qrSvg+'</div>';
-    if (v.ssid) {
-      h += '<div class="row"><span class="k">Network</span><strong>'+esc(v.ssid)+'</strong></div>';
-      h += '<div class="row"><span class="k">Password</span><strong>'+esc(v.passphrase)+'</strong></div>';
-      h += '<div class="row"><span class="k">Open</span><strong>'+esc(v.address)+'</strong></div>';
-    }
+    if (v.qrSvg) h += '<div class="qr" role="img" aria-label="'+esc(v.qrLabel)+'">'+v.qrSvg+'</div>';
+    h += rows(v.rows);
     if (v.error) h += '<p class="err">'+esc(v.error)+'</p>';
     h += '<p>'+esc(v.progress)+'</p>';
-    if (v.countdown) h += '<p class="muted">Setup closes in <span class="cd">'+esc(v.countdown)+'</span></p>';
-    b = v.actions.map((a, i) => btn(a, SETUP_ACTIONS[a], i > 0)).join('');
+    if (v.countdownText) h += '<p class="muted cd">'+esc(v.countdownText)+'</p>';
   }
   if (v.screen === 'update') {
     h += '<p><strong>'+esc(v.headline)+'</strong></p>';
-    h += '<div class="row muted">'+esc(v.package+' '+v.version)+'</div>';
+    h += '<p class="muted">'+esc(v.package+' '+v.version)+'</p>';
     if (v.notes) h += '<p class="muted">'+esc(v.notes)+'</p>';
     if (v.progress && (v.phase === 'downloading' || v.phase === 'verifying')) {
       const pct = v.progress.percent ?? 0;
-      h += '<div class="bar" role="progressbar" aria-valuemin="0" aria-valuemax="100"'+(v.progress.percent === null ? '' : ' aria-valuenow="'+pct+'"')+'><div style="width:'+pct+'%"></div></div>';
-      h += '<div class="row muted">'+esc(v.progress.bytes)+'</div>';
+      h += '<div class="bar" role="progressbar" aria-valuemin="0" aria-valuemax="100"'+(v.progress.percent === null ? '' : ' aria-valuenow="'+pct+'" aria-valuetext="'+esc(v.progress.percentText)+'"')+'><div style="width:'+pct+'%"></div></div>';
+      h += '<p class="muted">'+esc(v.progress.bytes)+'</p>';
     }
     if (v.error) h += '<p class="err">'+esc(v.error)+'</p>';
     h += '<p>'+esc(v.status)+'</p>';
-    b = v.actions.map((a, i) => btn(a, UPDATE_ACTIONS[a], i > 0)).join('');
   }
   if (v.screen === 'verify') {
     h += '<p><strong>'+esc(v.prompt)+'</strong></p><p class="muted">'+esc(v.detail)+'</p>';
     if (v.phase === 'entry') {
-      h += '<div class="pin" aria-label="'+v.entered+' digits entered">'+esc(v.masked || ' ')+'</div>';
+      h += '<div class="pin" role="status" aria-label="'+esc(v.enteredText)+'">'+esc(v.masked || ' ')+'</div>';
       h += '<div class="keys">'+['1','2','3','4','5','6','7','8','9','','0',''].map(d => d ? btn(d, 'pin-'+d, true) : '<span></span>').join('')+'</div>';
     }
     if (v.error) h += '<p class="err">'+esc(v.error)+'</p>';
-    if (v.countdown) h += '<p class="muted">Closes in <span class="cd">'+esc(v.countdown)+'</span></p>';
-    b = v.actions.map((a, i) => btn(a, v.phase === 'entry' ? VERIFY_ACTIONS[a] : 'ok', i > 0)).join('');
+    if (v.countdownText) h += '<p class="muted cd">'+esc(v.countdownText)+'</p>';
   }
   el.innerHTML = h + '<div class="grow"></div><div class="buttons">' + b + '</div>';
 }
@@ -125,6 +120,7 @@ if (window.EventSource) {
 } else { poll(); setInterval(poll, 1000); }
 </script></body></html>
 `;
+}
 
 /**
  * A small h3 app that shows the device display in a browser: `/` the page, `/events` server-sent
@@ -145,14 +141,16 @@ export function createScreenPage({
 
   app.use((event: H3Event) => {
     if (!isLoopbackHost(event.req.headers.get('host'))) {
-      return new Response('this page is for the device screen only', { status: 421, headers: noStore });
+      // In the device's language, as the screens speak it.
+      const text = translator(screens.view().lang).t('screen.page.hostRefused');
+      return new Response(text, { status: 421, headers: noStore });
     }
   });
 
   app.get(
     '/',
     () =>
-      new Response(PAGE, {
+      new Response(renderScreenPage(screens.view().lang), {
         headers: {
           'content-type': 'text/html; charset=utf-8',
           ...noStore,

@@ -1,5 +1,7 @@
 import QRCode from 'qrcode';
 import { stripControls } from '../../core/log/sanitize.js';
+import { translator } from '../../i18n/index.js';
+import { displayWidth, padEnd, truncate, wrapText } from './text.js';
 import type { UpdateProgress } from './update.js';
 import type { ScreenView } from './view.js';
 
@@ -12,9 +14,6 @@ export interface TerminalOptions {
    */
   hideSecrets?: boolean;
 }
-
-/** What stands in for the passphrase where it must not be written. */
-export const HIDDEN_SECRET = '(shown on the device screen)';
 
 /**
  * A QR code drawn with half blocks, two module rows per text line, with a 2-module quiet zone.
@@ -40,60 +39,75 @@ export function renderQrText(payload: string): string[] {
   return lines;
 }
 
-function wrap(text: string, width: number): string[] {
-  const out: string[] = [];
-  for (const paragraph of text.split('\n')) {
-    let line = '';
-    for (const word of paragraph.split(' ')) {
-      if (line === '') line = word;
-      else if ([...line].length + 1 + [...word].length <= width) line += ` ${word}`;
-      else {
-        out.push(line);
-        line = word;
-      }
-    }
-    out.push(line);
-  }
-  return out;
-}
-
 function center(text: string, width: number): string {
-  const len = [...text].length;
-  const left = Math.max(0, Math.floor((width - len) / 2));
+  const left = Math.max(0, Math.floor((width - displayWidth(text)) / 2));
   return ' '.repeat(left) + text;
 }
 
-/** A text progress bar, e.g. `[████████░░░░░░░░] 50%`, `width` columns in all. */
+/** A text progress bar, e.g. `[████████░░░░░░░░]  50%`, `width` columns in all. */
 export function renderProgressBar(progress: UpdateProgress, width: number): string {
-  const label = progress.percent === null ? '' : ` ${String(progress.percent).padStart(3)}%`;
-  const cells = Math.max(4, width - 2 - label.length);
+  const label = progress.percentText === null ? '' : ` ${progress.percentText.padStart(4)}`;
+  const cells = Math.max(4, width - 2 - displayWidth(label));
   const ratio = progress.percent === null ? 0 : Math.min(1, Math.max(0, progress.percent / 100));
   const filled = Math.floor(ratio * cells);
   return `[${'█'.repeat(filled)}${'░'.repeat(cells - filled)}]${label}`;
 }
 
+/** Buttons as `[ label ]`, two spaces apart, on as many lines as they need. */
+function buttonLines(labels: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const label of labels) {
+    const button = truncate(`[ ${label} ]`, width);
+    if (line === '') line = button;
+    else if (displayWidth(line) + 2 + displayWidth(button) <= width) line += `  ${button}`;
+    else {
+      lines.push(line);
+      line = button;
+    }
+  }
+  lines.push(line);
+  return lines;
+}
+
 /**
- * Draws a screen as text in a box: title, content, and the buttons in brackets. Every text is drawn
+ * Draws a screen as text in a box of `width` columns inside the frame: title, content, and the
+ * buttons in brackets. Every text is drawn
  * without its control characters (a release note or a network name cannot send the terminal an
- * escape sequence).
+ * escape sequence). Every line has the same display width in any language: wide (CJK)
+ * characters count two columns and long words are broken (see `wrapText`).
  */
 export function renderTerminal(view: ScreenView, options: TerminalOptions = {}): string {
   const hide = options.hideSecrets === true;
   const qr = view.screen === 'setup' && view.qr && !hide ? renderQrText(view.qr) : [];
-  const qrWidth = qr[0] ? [...qr[0]].length : 0;
-  const width = Math.max(options.width ?? 44, qrWidth);
+  const qrWidth = qr[0] ? displayWidth(qr[0]) : 0;
+  const width = Math.max(options.width ?? 44, qrWidth, 16);
+  const tr = translator(view.lang);
   const body: string[] = [];
-  const add = (text = '') => body.push(...wrap(stripControls(text), width));
-  let buttons: string[] = [];
+  const add = (text = '') => body.push(...wrapText(stripControls(text), width));
+  /** Labelled values with their values in one column, continuation lines indented under it. */
+  const rows = (list: readonly { label: string; value: string }[]) => {
+    const labels = list.map((r) => tr.t('screen.rowLabel', { label: stripControls(r.label, false) }));
+    const column = Math.max(0, ...labels.map(displayWidth)) + 1;
+    for (const [i, row] of list.entries()) {
+      const label = labels[i]!;
+      if (column > width / 2) {
+        // Labels too long for a column: each value goes under its label.
+        add(label);
+        for (const line of wrapText(stripControls(row.value), width - 2)) body.push(`  ${line}`);
+        continue;
+      }
+      const lines = wrapText(stripControls(row.value), width - column);
+      body.push(padEnd(label, column) + (lines[0] ?? ''));
+      for (const line of lines.slice(1)) body.push(' '.repeat(column) + line);
+    }
+  };
   switch (view.screen) {
     case 'menu':
-      for (const item of view.items) add(`› ${item}`);
-      buttons = ['Wi-Fi'];
+      for (const b of view.buttons) add(`› ${b.label}`);
       break;
     case 'wifi':
-      add(`Network:  ${view.name ?? '—'}`);
-      add(`Status:   ${view.statusLine}`);
-      add(`IPv4:     ${view.ipv4 ?? '—'}`);
+      rows(view.rows);
       if (view.notice) {
         add();
         add(view.notice);
@@ -102,24 +116,22 @@ export function renderTerminal(view: ScreenView, options: TerminalOptions = {}):
         add();
         add(view.confirm.question);
         add(view.confirm.detail);
-        buttons = [view.confirm.yes, view.confirm.no];
-      } else {
-        buttons = [view.button, 'Back'];
       }
       break;
     case 'setup':
       for (const line of qr) body.push(center(line, width));
-      if (view.ssid) {
+      if (view.rows.length > 0) {
         add();
-        add(`Network:  ${view.ssid}`);
-        add(`Password: ${hide ? HIDDEN_SECRET : view.passphrase}`);
-        add(`Open:     ${view.address}`);
+        rows(
+          hide
+            ? view.rows.map((r) => (r.secret ? { ...r, value: tr.t('screen.setup.passwordHidden') } : r))
+            : view.rows,
+        );
       }
       add();
       if (view.error) add(view.error);
       add(view.progress);
-      if (view.countdown) add(`Setup closes in ${view.countdown}`);
-      buttons = view.actions;
+      if (view.countdownText) add(view.countdownText);
       break;
     case 'update':
       add(view.headline);
@@ -132,23 +144,33 @@ export function renderTerminal(view: ScreenView, options: TerminalOptions = {}):
       }
       if (view.error) add(view.error);
       add(view.status);
-      buttons = view.actions;
       break;
     case 'verify':
       add(view.prompt);
       add(view.detail);
       add();
       if (view.phase === 'entry') {
-        add(`Password: ${view.masked}${'_'.repeat(Math.max(0, view.maxDigits - view.entered))}`);
+        rows([
+          {
+            label: view.entryLabel,
+            value: `${view.masked}${'_'.repeat(Math.max(0, view.maxDigits - view.entered))}`,
+          },
+        ]);
       }
       if (view.error) add(view.error);
-      if (view.countdown) add(`Closes in ${view.countdown}`);
-      buttons = view.actions;
+      if (view.countdownText) add(view.countdownText);
       break;
   }
-  const pad = (line: string) => `│ ${line}${' '.repeat(Math.max(0, width - [...line].length))} │`;
-  const title = ` ${stripControls(view.title, false)} `;
-  const top = `┌─${title}${'─'.repeat(Math.max(0, width - [...title].length))}─┐`;
-  const actions = buttons.map((b) => `[ ${stripControls(b, false)} ]`).join('  ');
-  return [top, ...body.map(pad), pad(''), pad(actions), `└${'─'.repeat(width + 2)}┘`].join('\n');
+  const pad = (line: string) => `│ ${padEnd(line, width)} │`;
+  // The title sits in the top border; one too long for it opens the box instead, wrapped.
+  const viewTitle = stripControls(view.title, false);
+  const inBorder = displayWidth(viewTitle) + 2 <= width;
+  if (!inBorder) body.unshift(...wrapText(viewTitle, width), '');
+  const title = inBorder ? ` ${viewTitle} ` : '';
+  const top = `┌─${title}${'─'.repeat(Math.max(0, width - displayWidth(title)))}─┐`;
+  const buttons = buttonLines(
+    view.buttons.map((b) => stripControls(b.label, false)),
+    width,
+  );
+  return [top, ...body.map(pad), pad(''), ...buttons.map(pad), `└${'─'.repeat(width + 2)}┘`].join('\n');
 }

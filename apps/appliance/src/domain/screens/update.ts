@@ -1,5 +1,7 @@
 import type { UpdateKind } from '@waved/swu-ota';
+import { type Message, message, type Translator, translator } from '../../i18n/index.js';
 import type { OtaEvent } from '../device/ota.js';
+import type { ScreenBase, ScreenButton } from './view.js';
 
 /** Where an update is, as the Software update screen shows it. */
 export type UpdatePhase =
@@ -11,11 +13,13 @@ export type UpdatePhase =
   | 'restarting'
   | 'failed';
 
-export type UpdateAction = 'Install' | 'Later' | 'OK';
+export type UpdateAction = 'install' | 'later' | 'ok';
 
 export interface UpdateProgress {
   /** Whole percent, or null while the server has not told the size. */
   percent: number | null;
+  /** The percent in the language's form (`50%`, `50 %`), or null. */
+  percentText: string | null;
   received: number;
   total: number | null;
   /** e.g. `128 KiB of 256 KiB` */
@@ -23,9 +27,8 @@ export interface UpdateProgress {
 }
 
 /** Software update (firmware or model), from the device application's OTA events. */
-export interface UpdateView {
+export interface UpdateView extends ScreenBase {
   screen: 'update';
-  title: 'Software update';
   kind: UpdateKind;
   /** `Firmware` or `Model` */
   package: string;
@@ -42,17 +45,22 @@ export interface UpdateView {
   status: string;
   /** A failure in plain words. */
   error: string | null;
-  actions: UpdateAction[];
 }
 
 /** How long the screen says `Restarting…` when the reboot did not happen (simulator). */
 export const RESTART_NOTICE_MS = 5000;
 
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${Math.floor(n / 1024)} KiB`;
-  if (n < 1024 * 1024 * 1024) return `${(Math.floor((n * 10) / (1024 * 1024)) / 10).toFixed(1)} MiB`;
-  return `${(Math.floor((n * 10) / (1024 * 1024 * 1024)) / 10).toFixed(1)} GiB`;
+const ONE_DECIMAL = { minimumFractionDigits: 1, maximumFractionDigits: 1 } as const;
+
+/** A size in bytes, KiB, MiB or GiB (rounded down), with the language's digits and unit symbols. */
+export function formatBytes(n: number, tr: Translator = translator('en')): string {
+  if (n < 1024) return tr.t('unit.bytes', { n });
+  if (n < 1024 * 1024) return tr.t('unit.kibibytes', { n: Math.floor(n / 1024) });
+  if (n < 1024 * 1024 * 1024)
+    return tr.t('unit.mebibytes', { n: tr.number(Math.floor((n * 10) / (1024 * 1024)) / 10, ONE_DECIMAL) });
+  return tr.t('unit.gibibytes', {
+    n: tr.number(Math.floor((n * 10) / (1024 * 1024 * 1024)) / 10, ONE_DECIMAL),
+  });
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
@@ -66,27 +74,40 @@ export function plainNotes(html: string): string {
     .trim();
 }
 
-/** An OTA failure code → what the user reads. */
-export function describeOtaFailure(code: string, stage: 'download' | 'install', message: string): string {
+/** An OTA failure code → what the user reads (the technical detail, if any, stays in English). */
+export function describeOtaFailure(code: string, stage: 'download' | 'install', detail: string): Message {
   switch (code) {
     case 'OTA_MD5_MISMATCH':
-      return 'The downloaded update was damaged (MD5 mismatch) and was deleted. It downloads again at the next check.';
+      return message('update.error.md5');
     case 'OTA_BATTERY_LOW':
-      return 'Battery too low to install the update. Charge the device; the update installs at the next check.';
+      return message('update.error.battery');
     case 'OTA_NO_SPACE':
-      return 'Not enough storage for the update. Free some space; it downloads again at the next check.';
+      return message('update.error.space');
     case 'OTA_INSTALL_FAILED':
     case 'OTA_COMMAND_FAILED':
-      return 'The update could not be installed. The device keeps its current version.';
+      return message('update.error.install');
     case 'OTA_REBOOT_FAILED':
-      return 'The update is installed but the device could not restart. Turn it off and on again.';
+      return message('update.error.reboot');
     default:
       if (code.startsWith('OTA_SWU_') || code.startsWith('OTA_CPIO_') || code === 'OTA_LIBCONFIG_SYNTAX')
-        return 'The update package failed its checks and was not installed.';
+        return message('update.error.package');
       return stage === 'download'
-        ? `The download stopped (${message}). It resumes at the next check.`
-        : `The update was not installed (${message}).`;
+        ? message('update.error.download', { detail })
+        : message('update.error.other', { detail });
   }
+}
+
+interface Progress {
+  percent: number | null;
+  received: number;
+  total: number | null;
+}
+
+/** `128 KiB of 256 KiB`, or the received size alone while the total is unknown. */
+function shownBytes(p: Progress, tr: Translator = translator('en')): string {
+  return p.total === null
+    ? formatBytes(p.received, tr)
+    : tr.t('update.bytesOf', { received: formatBytes(p.received, tr), total: formatBytes(p.total, tr) });
 }
 
 interface Current {
@@ -95,10 +116,10 @@ interface Current {
   forced: boolean;
   notes: string;
   phase: UpdatePhase;
-  progress: UpdateProgress | null;
+  progress: Progress | null;
   /** The user's answer, given early (while downloading) or when asked. */
   decision: 'install' | 'later' | null;
-  error: string | null;
+  error: Message | null;
 }
 
 export interface UpdateTimers {
@@ -160,18 +181,20 @@ export function createUpdateModel(timers: UpdateTimers, changed: () => void) {
         const c = same(e.kind);
         if (!c) return;
         const percent = e.percent === undefined ? null : Math.min(100, Math.floor(e.percent));
-        const bytes =
-          e.total === undefined
-            ? formatBytes(e.received)
-            : `${formatBytes(e.received)} of ${formatBytes(e.total)}`;
         const before = c.progress;
-        c.progress = { percent, received: e.received, total: e.total ?? null, bytes };
+        c.progress = { percent, received: e.received, total: e.total ?? null };
         const wasPhase = c.phase;
         if (c.phase === 'available') c.phase = 'downloading';
         // Put away with Later: the download goes on out of sight.
         if (hidden) return;
         // Progress comes every 100 ms: redraw only when what the screen shows changes.
-        if (wasPhase === c.phase && before && before.percent === percent && before.bytes === bytes) return;
+        if (
+          wasPhase === c.phase &&
+          before &&
+          before.percent === percent &&
+          shownBytes(before) === shownBytes(c.progress)
+        )
+          return;
         break;
       }
       case 'downloaded': {
@@ -252,7 +275,7 @@ export function createUpdateModel(timers: UpdateTimers, changed: () => void) {
   }
 
   function actions(c: Current): UpdateAction[] {
-    if (c.phase === 'failed') return ['OK'];
+    if (c.phase === 'failed') return ['ok'];
     if (c.forced || c.decision !== null) return [];
     if (
       c.phase === 'available' ||
@@ -260,65 +283,81 @@ export function createUpdateModel(timers: UpdateTimers, changed: () => void) {
       c.phase === 'verifying' ||
       c.phase === 'consent'
     )
-      return ['Install', 'Later'];
+      return ['install', 'later'];
     return [];
   }
 
-  function status(c: Current): string {
+  function status(c: Current, tr: Translator, percent: string | null): string {
     switch (c.phase) {
       case 'available':
-        return c.forced
-          ? 'Required update (forced): it downloads and installs without asking.'
-          : 'Starting the download…';
+        return c.forced ? tr.t('update.status.forced') : tr.t('update.status.starting');
       case 'downloading':
-        return c.progress?.percent != null ? `Downloading… ${c.progress.percent}%` : 'Downloading…';
+        return percent !== null
+          ? tr.t('update.status.downloadingPercent', { percent })
+          : tr.t('update.status.downloading');
       case 'verifying':
-        return 'Checking the download…';
+        return tr.t('update.status.verifying');
       case 'consent':
-        return 'Ready to install. The device restarts when it is done.';
+        return tr.t('update.status.consent');
       case 'installing':
-        return 'Installing… Do not turn the device off.';
+        return tr.t('update.status.installing');
       case 'restarting':
-        return 'Restarting…';
+        return tr.t('update.status.restarting');
       case 'failed':
-        return 'The update was not installed.';
+        return tr.t('update.status.failed');
     }
   }
 
-  function view(): UpdateView | null {
+  function progressView(p: Progress, tr: Translator): UpdateProgress {
+    return {
+      ...p,
+      percentText: p.percent === null ? null : tr.number(p.percent / 100, { style: 'percent' }),
+      bytes: shownBytes(p, tr),
+    };
+  }
+
+  function view(tr: Translator): UpdateView | null {
     const c = current;
     if (!c || hidden) return null;
     const installing =
       c.forced || c.decision === 'install' || c.phase === 'installing' || c.phase === 'restarting';
+    const version = c.version;
     const headline =
       c.phase === 'failed'
-        ? `Update v${c.version} not installed`
+        ? tr.t('update.headline.failed', { version })
         : installing
-          ? `Installing update v${c.version}`
-          : `Update available v${c.version} (needs consent)`;
+          ? tr.t('update.headline.installing', { version })
+          : tr.t('update.headline.available', { version });
+    const progress = c.progress ? progressView(c.progress, tr) : null;
+    const labels: Record<UpdateAction, string> = {
+      install: tr.t('screen.action.install'),
+      later: tr.t('screen.action.later'),
+      ok: tr.t('screen.action.ok'),
+    };
     return {
       screen: 'update',
-      title: 'Software update',
+      lang: tr.lang,
+      title: tr.t('update.title'),
       kind: c.kind,
-      package: c.kind === 'psp_firmware' ? 'Firmware' : 'Model',
-      version: c.version,
+      package: tr.t(c.kind === 'psp_firmware' ? 'update.firmware' : 'update.model'),
+      version,
       forced: c.forced,
       phase: c.phase,
       headline,
       notes: c.notes,
-      progress: c.progress,
-      status: status(c),
-      error: c.error,
-      actions: actions(c),
+      progress,
+      status: status(c, tr, progress?.percentText ?? null),
+      error: c.error ? tr.text(c.error) : null,
+      buttons: actions(c).map((action): ScreenButton => ({ action, label: labels[action] })),
     };
   }
 
   /** Install, Later or OK; returns false when the button is not on the screen. */
-  function press(action: 'install' | 'later' | 'ok'): boolean {
-    const v = view();
+  function press(action: UpdateAction): boolean {
     const c = current;
-    if (!v || !c) return false;
-    if (action === 'install' && v.actions.includes('Install')) {
+    if (!c || hidden) return false;
+    const offered = actions(c);
+    if (action === 'install' && offered.includes('install')) {
       c.decision = 'install';
       if (pending) {
         answer(true);
@@ -326,13 +365,13 @@ export function createUpdateModel(timers: UpdateTimers, changed: () => void) {
       }
       return true;
     }
-    if (action === 'later' && v.actions.includes('Later')) {
+    if (action === 'later' && offered.includes('later')) {
       c.decision = 'later';
       hidden = true;
       answer(false);
       return true;
     }
-    if (action === 'ok' && v.actions.includes('OK')) {
+    if (action === 'ok' && offered.includes('ok')) {
       clear();
       return true;
     }

@@ -1,5 +1,7 @@
 import { PIN_MAX_DIGITS, PIN_MIN_DIGITS } from '@waved/psk';
+import { type Message, message, type Translator } from '../../i18n/index.js';
 import type { UiVerificationOutcome } from '../device/app.js';
+import type { ScreenBase, ScreenButton } from './view.js';
 
 /** PIN lengths of the device password (`@waved/psk`). */
 export const PIN_DIGITS = { min: PIN_MIN_DIGITS, max: PIN_MAX_DIGITS } as const;
@@ -10,17 +12,21 @@ export const VERIFY_TIMEOUT_SECONDS = 60;
 /** How long `Verified` stays on the screen. */
 export const VERIFIED_NOTICE_MS = 2000;
 
-export type VerifyAction = 'OK' | 'Delete' | 'Cancel';
+export type VerifyAction = 'pin-submit' | 'pin-delete' | 'pin-cancel' | 'ok';
 
 /** The UI verification page of PC Link (`slave_verify_dev_passwd` with an empty password). */
-export interface VerifyView {
+export interface VerifyView extends ScreenBase {
   screen: 'verify';
-  title: 'PC Link';
-  prompt: 'Enter the device password on the device';
+  /** `Enter the device password on the device` */
+  prompt: string;
   detail: string;
   phase: 'entry' | 'verified' | 'refused';
   /** How many digits are typed; the digits themselves never leave the view model. */
   entered: number;
+  /** e.g. `3 digits entered`, for a screen reader. */
+  enteredText: string;
+  /** The label of the masked entry: `Password`. */
+  entryLabel: string;
   /** One dot per typed digit. */
   masked: string;
   minDigits: number;
@@ -29,7 +35,8 @@ export interface VerifyView {
   error: string | null;
   remainingSeconds: number | null;
   countdown: string | null;
-  actions: VerifyAction[];
+  /** e.g. `Closes in 00:42` */
+  countdownText: string | null;
 }
 
 /**
@@ -59,13 +66,12 @@ export function createVerifyModel(
   port: VerificationPort | undefined,
   timers: VerifyTimers,
   changed: () => void,
-  countdown: (seconds: number) => string,
 ) {
   let open = false;
   let phase: VerifyView['phase'] = 'entry';
   let pin = '';
   let attemptsLeft = VERIFY_ATTEMPTS;
-  let error: string | null = null;
+  let error: Message | null = null;
   let deadline: number | null = null;
   let cancelTimer: (() => void) | null = null;
   /** A check is running: keys wait for its answer. */
@@ -104,7 +110,7 @@ export function createVerifyModel(
     phase = 'entry';
     pin = '';
     attemptsLeft = VERIFY_ATTEMPTS;
-    error = port ? null : 'PC Link verification is not available on this device.';
+    error = port ? null : message('verify.error.unavailable');
     if (!port) phase = 'refused';
     deadline = timers.now() + VERIFY_TIMEOUT_SECONDS * 1000;
     schedule(VERIFY_TIMEOUT_SECONDS * 1000, () => {
@@ -120,7 +126,7 @@ export function createVerifyModel(
   function submit(): void {
     if (!port || checking) return;
     if (pin.length < PIN_DIGITS.min) {
-      error = `Enter ${PIN_DIGITS.min} to ${PIN_DIGITS.max} digits.`;
+      error = message('verify.error.length', { min: PIN_DIGITS.min, max: PIN_DIGITS.max });
       return;
     }
     const typed = pin;
@@ -163,25 +169,25 @@ export function createVerifyModel(
       phase = 'refused';
       deadline = null;
       cancelTimer?.();
-      error = 'No device password is set. Set one in the device settings first.';
+      error = message('verify.error.noPassword');
       finish({ result: 0, reason: 'no-password-set' });
       return;
     }
     if (r.reason === 'locked') {
       // The shared counter holds every PIN check for a while (too many wrong PINs anywhere).
       const seconds = Math.ceil((r.retryAfterMs ?? 0) / 1000);
-      error = `Too many wrong PINs. Try again in ${seconds} s.`;
+      error = message('verify.error.locked', { wait: seconds });
       return;
     }
     attemptsLeft -= 1;
     if (attemptsLeft > 0) {
-      error = `Wrong password. ${attemptsLeft} ${attemptsLeft === 1 ? 'try' : 'tries'} left.`;
+      error = message('verify.error.wrong', { left: attemptsLeft });
       return;
     }
     phase = 'refused';
     deadline = null;
     cancelTimer?.();
-    error = 'Wrong password. The computer was told the verification failed.';
+    error = message('verify.error.refused');
     finish({ result: 0, reason: 'wrong-password' });
   }
 
@@ -220,27 +226,39 @@ export function createVerifyModel(
     return false;
   }
 
-  function view(): VerifyView | null {
+  function buttons(tr: Translator): ScreenButton[] {
+    if (phase === 'entry')
+      return [
+        { action: 'pin-submit', label: tr.t('screen.action.ok') },
+        { action: 'pin-delete', label: tr.t('screen.action.delete') },
+        { action: 'pin-cancel', label: tr.t('screen.action.cancel') },
+      ];
+    return phase === 'refused' ? [{ action: 'ok', label: tr.t('screen.action.ok') }] : [];
+  }
+
+  function view(tr: Translator): VerifyView | null {
     if (!open) return null;
     const remaining = deadline === null ? null : Math.max(0, (deadline - timers.now()) / 1000);
+    const countdown = remaining === null ? null : tr.countdown(remaining);
     return {
       screen: 'verify',
-      title: 'PC Link',
-      prompt: 'Enter the device password on the device',
-      detail:
-        phase === 'verified'
-          ? 'Verified. You can go on on the computer.'
-          : 'A computer connected over USB asks to confirm it is you.',
+      lang: tr.lang,
+      title: tr.t('verify.title'),
+      prompt: tr.t('verify.prompt'),
+      detail: phase === 'verified' ? tr.t('verify.verified') : tr.t('verify.detail'),
       phase,
       entered: pin.length,
+      enteredText: tr.t('verify.entered', { count: pin.length }),
+      entryLabel: tr.t('verify.password'),
       masked: '•'.repeat(pin.length),
       minDigits: PIN_DIGITS.min,
       maxDigits: PIN_DIGITS.max,
       attemptsLeft,
-      error,
+      error: error ? tr.text(error) : null,
       remainingSeconds: remaining === null ? null : Math.ceil(remaining),
-      countdown: remaining === null ? null : countdown(remaining),
-      actions: phase === 'entry' ? ['OK', 'Delete', 'Cancel'] : phase === 'refused' ? ['OK'] : [],
+      countdown,
+      countdownText: countdown === null ? null : tr.t('verify.closesIn', { time: countdown }),
+      buttons: buttons(tr),
     };
   }
 

@@ -1,5 +1,7 @@
 import type { UpdateKind } from '@waved/swu-ota';
 import type { ConnectionDetails, ProvisioningState, SignalClass, StateBus } from '../../core/bus.js';
+import { failureMessage } from '../../core/messages.js';
+import { type Message, type MessageKey, message, type Translator, translator } from '../../i18n/index.js';
 import type { OtaEvent } from '../device/ota.js';
 import { formatWifiQr } from './qr.js';
 import { createUpdateModel, type UpdateView } from './update.js';
@@ -8,23 +10,44 @@ import { createVerifyModel, type VerificationPort, type VerifyView } from './ver
 /** Spec Limits: `PROV_TIMEOUT`. */
 export const SETUP_SESSION_SECONDS = 300;
 
-export interface MenuView {
+/**
+ * What every screen has. The texts are in the device's language (`lang`), so a renderer only
+ * draws them; the buttons carry the action a press sends, whatever their label says.
+ */
+export interface ScreenBase {
+  /** BCP 47 tag of the texts (for `lang` attributes and line breaking). */
+  lang: string;
+  title: string;
+  /** In order; the first is the main one. */
+  buttons: ScreenButton[];
+}
+
+export interface ScreenButton {
+  action: ScreenAction;
+  label: string;
+}
+
+/** A labelled value, e.g. `Network` and the SSID. */
+export interface ScreenRow {
+  label: string;
+  value: string;
+  /** The value is a secret (the setup passphrase): hidden where the screen may be seen by others. */
+  secret?: boolean;
+}
+
+export interface MenuView extends ScreenBase {
   screen: 'menu';
-  title: 'Menu';
-  items: readonly string[];
 }
 
 export interface ConfirmDialog {
-  question: 'Change network?';
+  /** `Change network?` */
+  question: string;
   detail: string;
-  yes: 'Change network';
-  no: 'Stay connected';
 }
 
 /** Menu > Wi-Fi (spec States C). */
-export interface WifiView {
+export interface WifiView extends ScreenBase {
   screen: 'wifi';
-  title: 'Wi-Fi';
   name: string | null;
   connected: boolean;
   /** Human status, e.g. `Connected`, `Not connected`, `Connecting`. */
@@ -33,34 +56,38 @@ export interface WifiView {
   /** Status with the signal class, e.g. `Connected · Good signal`. */
   statusLine: string;
   ipv4: string | null;
-  button: 'Set up Wi-Fi' | 'Change network';
+  /** Network, status line and IPv4 with their labels (`—` for none). */
+  rows: ScreenRow[];
+  /** Shown with the buttons Change network and Stay connected. */
   confirm: ConfirmDialog | null;
   /** A one-off note, e.g. why the setup screen closed. */
   notice: string | null;
 }
 
-export type SetupAction = 'Try again' | 'Cancel' | 'Done';
-
 /** Set up Wi-Fi (spec States C, A5). */
-export interface SetupView {
+export interface SetupView extends ScreenBase {
   screen: 'setup';
-  title: 'Set up Wi-Fi';
   phase: ProvisioningState['state'];
   /** The A5 payload to draw as a QR code, while the setup network is up. */
   qr: string | null;
+  /** What the QR code is, for a screen reader. */
+  qrLabel: string;
   /** Manual fallback under the QR. */
   ssid: string | null;
   passphrase: string | null;
   /** The setup address without scheme, e.g. `192.168.2.1`. */
   address: string | null;
+  /** Network, password and address with their labels, while the setup network is up. */
+  rows: ScreenRow[];
   /** e.g. `Connecting to Home…` */
   progress: string;
   /** A failure the user can act on. */
   error: string | null;
-  actions: SetupAction[];
   remainingSeconds: number | null;
-  /** `m:ss` */
+  /** The time left in the language's digital form, e.g. `04:35`. */
   countdown: string | null;
+  /** e.g. `Setup closes in 04:35` */
+  countdownText: string | null;
 }
 
 /** Wi-Fi screens, with the update and PC Link verification pages shown over them. */
@@ -126,6 +153,12 @@ const realClock: ScreensClock = {
 export interface ScreensOptions {
   bus: StateBus;
   clock?: ScreensClock;
+  /**
+   * The device's language setting (`device.language`), read for every view; English by default.
+   * The screens redraw when the portal saves settings, so a new language shows at once; after any
+   * other change of the setting, call `refresh()`.
+   */
+  language?: () => string;
   /** The screen shown first (default `menu`). */
   initial?: 'menu' | 'wifi';
   /** The PIN check and the way back to the PC Link, for its verification page. */
@@ -135,6 +168,8 @@ export interface ScreensOptions {
 export interface Screens {
   view(): ScreenView;
   press(action: ScreenAction): void;
+  /** Tells the subscribers the view again, e.g. after the device language changed. */
+  refresh(): void;
   /** Called on every change of the view (and every second while a countdown runs). */
   subscribe(listener: (view: ScreenView) => void): () => void;
   /** The device application's OTA events (`onOtaEvent`). */
@@ -147,17 +182,28 @@ export interface Screens {
   close(): void;
 }
 
-const SIGNAL_WORDS: Record<SignalClass, string> = {
-  excellent: 'Excellent signal',
-  good: 'Good signal',
-  fair: 'Fair signal',
-  weak: 'Weak signal',
-};
+const SIGNAL_WORDS = {
+  excellent: 'screen.signal.excellent',
+  good: 'screen.signal.good',
+  fair: 'screen.signal.fair',
+  weak: 'screen.signal.weak',
+} as const satisfies Record<SignalClass, MessageKey>;
 
-/** `wpa_state` (or a plain word) → what the Wi-Fi screen says. */
-export function describeStatus(status: string): { text: string; connected: boolean } {
+export type WifiStatus = 'connected' | 'connecting' | 'scanning' | 'off' | 'unknown' | 'disconnected';
+
+const STATUS_WORDS = {
+  connected: 'screen.status.connected',
+  connecting: 'screen.status.connecting',
+  scanning: 'screen.status.scanning',
+  off: 'screen.status.off',
+  unknown: 'screen.status.unknown',
+  disconnected: 'screen.status.disconnected',
+} as const satisfies Record<WifiStatus, MessageKey>;
+
+/** `wpa_state` (or a plain word) → what the Wi-Fi screen says (`screen.status.<status>`). */
+export function describeStatus(status: string): { status: WifiStatus; connected: boolean } {
   const s = status.trim().toUpperCase();
-  if (s === 'COMPLETED' || s === 'CONNECTED') return { text: 'Connected', connected: true };
+  if (s === 'COMPLETED' || s === 'CONNECTED') return { status: 'connected', connected: true };
   if (
     [
       'ASSOCIATING',
@@ -168,24 +214,24 @@ export function describeStatus(status: string): { text: string; connected: boole
       'CONNECTING',
     ].includes(s)
   )
-    return { text: 'Connecting', connected: false };
-  if (s === 'SCANNING') return { text: 'Searching for networks', connected: false };
-  if (s === 'INTERFACE_DISABLED') return { text: 'Wi-Fi is off', connected: false };
-  if (s === '') return { text: 'Unknown', connected: false };
-  return { text: 'Not connected', connected: false };
+    return { status: 'connecting', connected: false };
+  if (s === 'SCANNING') return { status: 'scanning', connected: false };
+  if (s === 'INTERFACE_DISABLED') return { status: 'off', connected: false };
+  if (s === '') return { status: 'unknown', connected: false };
+  return { status: 'disconnected', connected: false };
 }
 
-const FAILURES: Record<string, string> = {
-  'wrong-password': 'The Wi-Fi password was not accepted.',
-  'network-not-found': 'The network was not found.',
-  'no-address': 'The router gave the device no address.',
-  'association-timeout': 'The device could not join the network in time.',
-  'ap-failed': 'The setup network could not start.',
-};
+/** Seconds left as the screens show them, in the language's digital form through Intl.DurationFormat. */
+export function formatCountdown(seconds: number, lang = 'en'): string {
+  return translator(lang).countdown(seconds);
+}
 
-export function formatCountdown(seconds: number): string {
-  const s = Math.max(0, Math.ceil(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+/** Shown for a value the device does not have (no network, no address). */
+const NONE = '—';
+
+/** Whether a screen shows the button for `action`. */
+export function offers(view: ScreenView, action: ScreenAction): boolean {
+  return view.buttons.some((b) => b.action === action);
 }
 
 function addressOf(url: string): string {
@@ -203,10 +249,11 @@ function addressOf(url: string): string {
 export function createScreens(options: ScreensOptions): Screens {
   const { bus } = options;
   const clock = options.clock ?? realClock;
+  const language = options.language ?? (() => 'en');
   const listeners = new Set<(view: ScreenView) => void>();
   let screen: ScreenView['screen'] = options.initial ?? 'menu';
   let confirming = false;
-  let notice: string | null = null;
+  let notice: Message | null = null;
   let state: ProvisioningState = bus.last('ProvisioningState') ?? { state: 'Idle' };
   let details: ConnectionDetails | undefined = bus.last('ConnectionDetails');
   /** The AP credentials of this session, kept for Failed (the AP comes back for Try again). */
@@ -232,12 +279,7 @@ export function createScreens(options: ScreensOptions): Screens {
     };
   };
   const update = createUpdateModel({ after }, () => emit());
-  const verify = createVerifyModel(
-    options.verification,
-    { now: clock.now, after },
-    () => emit(),
-    formatCountdown,
-  );
+  const verify = createVerifyModel(options.verification, { now: clock.now, after }, () => emit());
 
   function emit(): void {
     syncTicker();
@@ -262,6 +304,8 @@ export function createScreens(options: ScreensOptions): Screens {
 
   const offs = [
     bus.on('command', (command) => {
+      // The portal saved the settings: the language may have changed, and shows at once.
+      if (command.type === 'SettingsSaved') emit();
       // A session opened by another part of the device (CLI, a button) starts its countdown too.
       if (
         command.type === 'OpenWifiProvisioning' &&
@@ -296,91 +340,137 @@ export function createScreens(options: ScreensOptions): Screens {
           screen = 'wifi';
           if (was === 'Connected') notice = null;
           else if (timedOut)
-            notice = 'Setup closed after 5 minutes. The device went back to its saved networks.';
-          else notice = 'Setup closed. The device went back to its saved networks.';
+            notice = message('screen.notice.timedOut', { minutes: Math.round(SETUP_SESSION_SECONDS / 60) });
+          else notice = message('screen.notice.closed');
         }
       }
       emit();
     }),
   ];
 
-  function wifiView(): WifiView {
-    const status = describeStatus(details?.status ?? '');
-    const connected = status.connected && !!details?.ssid;
+  function wifiView(tr: Translator): WifiView {
+    const { status, connected: associated } = describeStatus(details?.status ?? '');
+    const connected = associated && !!details?.ssid;
     const signal = connected ? (details?.signal ?? null) : null;
+    const statusText = tr.t(STATUS_WORDS[status]);
+    const statusLine = signal
+      ? tr.t('screen.wifi.statusLine', { status: statusText, signal: tr.t(SIGNAL_WORDS[signal]) })
+      : statusText;
+    const name = details?.ssid ?? null;
+    const ipv4 = connected ? (details?.ipv4 ?? null) : null;
+    const confirm =
+      confirming && connected
+        ? {
+            question: tr.t('screen.confirm.question'),
+            detail: tr.t('screen.confirm.detail', { ssid: name ?? '' }),
+          }
+        : null;
     return {
       screen: 'wifi',
-      title: 'Wi-Fi',
-      name: details?.ssid ?? null,
+      lang: tr.lang,
+      title: tr.t('screen.wifi.title'),
+      name,
       connected,
-      status: status.text,
+      status: statusText,
       signal,
-      statusLine: signal ? `${status.text} · ${SIGNAL_WORDS[signal]}` : status.text,
-      ipv4: connected ? (details?.ipv4 ?? null) : null,
-      button: connected ? 'Change network' : 'Set up Wi-Fi',
-      confirm:
-        confirming && connected
-          ? {
-              question: 'Change network?',
-              detail: `The device leaves “${details?.ssid}” while the setup network is open.`,
-              yes: 'Change network',
-              no: 'Stay connected',
-            }
-          : null,
-      notice,
+      statusLine,
+      ipv4,
+      rows: [
+        { label: tr.t('screen.wifi.network'), value: name ?? NONE },
+        { label: tr.t('screen.wifi.status'), value: statusLine },
+        { label: tr.t('screen.wifi.ipv4'), value: ipv4 ?? NONE },
+      ],
+      confirm,
+      notice: notice ? tr.text(notice) : null,
+      buttons: confirm
+        ? [
+            { action: 'confirm', label: tr.t('screen.action.changeNetwork') },
+            { action: 'dismiss', label: tr.t('screen.action.stayConnected') },
+          ]
+        : [
+            {
+              action: 'wifi-button',
+              label: tr.t(connected ? 'screen.action.changeNetwork' : 'screen.action.setUpWifi'),
+            },
+            { action: 'back', label: tr.t('screen.action.back') },
+          ],
     };
   }
 
-  function setupView(): SetupView {
+  function setupView(tr: Translator): SetupView {
     const remaining = deadline === null ? null : Math.max(0, (deadline - clock.now()) / 1000);
     const showAp = ap !== null && (state.state === 'ApActive' || state.state === 'Failed');
     let progress: string;
     let error: string | null = null;
-    let actions: SetupAction[] = ['Cancel'];
+    let actions: Array<'try-again' | 'cancel' | 'done'> = ['cancel'];
     switch (state.state) {
       case 'Scanning':
-        progress = 'Looking for networks…';
+        progress = tr.t('screen.setup.scanning');
         break;
       case 'ApActive':
-        progress = 'Scan the code with your phone camera, or join the network above and open the address.';
+        progress = tr.t('screen.setup.ready');
         break;
       case 'Connecting':
-        progress = `Connecting to ${state.ssid}…`;
+        progress = tr.t('screen.setup.connecting', { ssid: state.ssid });
         break;
       case 'Connected':
-        progress = `Connected to ${state.ssid}.`;
-        actions = ['Done'];
+        progress = tr.t('screen.setup.connected', { ssid: state.ssid });
+        actions = ['done'];
         break;
       case 'Failed':
-        error = FAILURES[state.reason] ?? 'Connecting failed.';
-        progress = lastSsid ? `Could not connect to ${lastSsid}.` : 'Could not connect.';
-        actions = ['Try again', 'Cancel'];
+        error = tr.text(failureMessage(state.reason));
+        progress = lastSsid ? tr.t('screen.setup.failedTo', { ssid: lastSsid }) : tr.t('screen.setup.failed');
+        actions = ['try-again', 'cancel'];
         break;
       default:
-        progress = 'Starting the setup network…';
+        progress = tr.t('screen.setup.starting');
     }
+    const labels = {
+      'try-again': tr.t('screen.action.tryAgain'),
+      cancel: tr.t('screen.action.cancel'),
+      done: tr.t('screen.action.done'),
+    };
+    const countdown = remaining === null || state.state === 'Connected' ? null : tr.countdown(remaining);
+    const shown = showAp && ap ? ap : null;
     return {
       screen: 'setup',
-      title: 'Set up Wi-Fi',
+      lang: tr.lang,
+      title: tr.t('screen.setup.title'),
       phase: state.state,
-      qr: showAp && ap ? formatWifiQr({ ssid: ap.ssid, passphrase: ap.passphrase }) : null,
-      ssid: showAp && ap ? ap.ssid : null,
-      passphrase: showAp && ap ? ap.passphrase : null,
-      address: showAp && ap ? addressOf(ap.url) : null,
+      qr: shown ? formatWifiQr({ ssid: shown.ssid, passphrase: shown.passphrase }) : null,
+      qrLabel: tr.t('screen.setup.qr'),
+      ssid: shown ? shown.ssid : null,
+      passphrase: shown ? shown.passphrase : null,
+      address: shown ? addressOf(shown.url) : null,
+      rows: shown
+        ? [
+            { label: tr.t('screen.setup.network'), value: shown.ssid },
+            { label: tr.t('screen.setup.password'), value: shown.passphrase, secret: true },
+            { label: tr.t('screen.setup.address'), value: addressOf(shown.url) },
+          ]
+        : [],
       progress,
       error,
-      actions,
       remainingSeconds: remaining === null ? null : Math.ceil(remaining),
-      countdown: remaining === null || state.state === 'Connected' ? null : formatCountdown(remaining),
+      countdown,
+      countdownText: countdown === null ? null : tr.t('screen.setup.closesIn', { time: countdown }),
+      buttons: actions.map((action) => ({ action, label: labels[action] })),
     };
   }
 
   function view(): ScreenView {
-    const over = verify.view() ?? update.view();
+    const tr = translator(language());
+    const over = verify.view(tr) ?? update.view(tr);
     if (over) return over;
-    if (screen === 'menu') return { screen: 'menu', title: 'Menu', items: ['Wi-Fi'] };
-    if (screen === 'wifi') return wifiView();
-    return setupView();
+    if (screen === 'menu')
+      return {
+        screen: 'menu',
+        lang: tr.lang,
+        title: tr.t('screen.menu.title'),
+        buttons: [{ action: 'open-wifi', label: tr.t('screen.menu.wifi') }],
+      };
+    if (screen === 'wifi') return wifiView(tr);
+    return setupView(tr);
   }
 
   function openSetup(): void {
@@ -428,7 +518,7 @@ export function createScreens(options: ScreensOptions): Screens {
         confirming = false;
         break;
       case 'try-again':
-        if (current.screen === 'setup' && current.actions.includes('Try again')) {
+        if (current.screen === 'setup' && offers(current, 'try-again')) {
           // After a failed connect the setup network is back and the same session (and its 300 s)
           // goes on; only when the setup network itself failed does a new session start.
           const sameSession = ap !== null && state.state === 'Failed' && state.reason !== 'ap-failed';
@@ -437,7 +527,7 @@ export function createScreens(options: ScreensOptions): Screens {
         }
         break;
       case 'cancel':
-        if (current.screen === 'setup' && current.actions.includes('Cancel')) {
+        if (current.screen === 'setup' && offers(current, 'cancel')) {
           starting = false;
           deadline = null;
           ap = null;
@@ -447,7 +537,7 @@ export function createScreens(options: ScreensOptions): Screens {
         }
         break;
       case 'done':
-        if (current.screen === 'setup' && current.actions.includes('Done')) {
+        if (current.screen === 'setup' && offers(current, 'done')) {
           deadline = null;
           screen = 'wifi';
         }
@@ -459,6 +549,7 @@ export function createScreens(options: ScreensOptions): Screens {
   return {
     view,
     press,
+    refresh: () => emit(),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

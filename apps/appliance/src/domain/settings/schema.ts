@@ -4,6 +4,9 @@
  * docs/settings.md all follow this table.
  */
 
+import { PIN_MAX_DIGITS, PIN_MIN_DIGITS } from '@waved/psk';
+import { LOCALES, type Message, type MessageKey, message } from '../../i18n/index.js';
+
 export interface Settings {
   device: {
     /** Shown on the device and in the cloud; 1-32 characters. */
@@ -62,19 +65,13 @@ export function defaultSettings(): Settings {
   return structuredClone(DEFAULT_SETTINGS);
 }
 
-/** UI languages the device has texts for (BCP 47). */
-export const LANGUAGES: ReadonlyArray<readonly [tag: string, name: string]> = [
-  ['en', 'English'],
-  ['de', 'Deutsch'],
-  ['fr', 'Français'],
-  ['es', 'Español'],
-  ['it', 'Italiano'],
-  ['nl', 'Nederlands'],
-  ['pl', 'Polski'],
-  ['pt', 'Português'],
-  ['ja', '日本語'],
-  ['zh-CN', '简体中文'],
-];
+/**
+ * UI languages the device has texts for (BCP 47 tag and the language's own name): exactly the
+ * languages with a message catalog, so every one offered is complete.
+ */
+export const LANGUAGES: ReadonlyArray<readonly [tag: string, name: string]> = LOCALES.map(
+  (l) => [l.tag, l.name] as const,
+);
 
 export const VOLUME_MIN = 0;
 export const VOLUME_MAX = 100;
@@ -92,9 +89,10 @@ export interface FieldSpec {
   group: SettingsGroup;
   field: string;
   kind: FieldKind;
-  label: string;
+  /** The label's message (`field.<group>.<field>`); the catalogs hold the texts. */
+  label: MessageKey;
   /** One line under the input. */
-  hint?: string;
+  hint?: Message;
   min?: number;
   max?: number;
 }
@@ -105,58 +103,61 @@ export const FIELDS: readonly FieldSpec[] = [
     group: 'wifi',
     field: 'country',
     kind: 'select',
-    label: 'Wi-Fi country',
-    hint: 'Sets the legal radio channels. “World” is safe everywhere.',
+    label: 'field.wifi.country',
+    hint: message('field.wifi.country.hint'),
   },
   {
     group: 'device',
     field: 'name',
     kind: 'text',
-    label: 'Device name',
-    hint: `Up to ${NAME_MAX} characters.`,
+    label: 'field.device.name',
+    hint: message('field.device.name.hint', { max: NAME_MAX }),
   },
   {
     group: 'device',
     field: 'country',
     kind: 'select',
-    label: 'Country',
-    hint: 'Chooses the cloud region (China, USA, or Europe for all others).',
+    label: 'field.device.country',
+    hint: message('field.device.country.hint'),
   },
-  { group: 'device', field: 'timezone', kind: 'select', label: 'Time zone' },
-  { group: 'device', field: 'language', kind: 'select', label: 'Language' },
+  { group: 'device', field: 'timezone', kind: 'select', label: 'field.device.timezone' },
+  { group: 'device', field: 'language', kind: 'select', label: 'field.device.language' },
   {
     group: 'audio',
     field: 'volume',
     kind: 'number',
-    label: 'Volume',
-    hint: `${VOLUME_MIN} to ${VOLUME_MAX}.`,
+    label: 'field.audio.volume',
+    hint: message('field.audio.volume.hint', { min: VOLUME_MIN, max: VOLUME_MAX }),
     min: VOLUME_MIN,
     max: VOLUME_MAX,
   },
-  { group: 'audio', field: 'prompt_tones', kind: 'boolean', label: 'Play prompt tones' },
+  { group: 'audio', field: 'prompt_tones', kind: 'boolean', label: 'field.audio.prompt_tones' },
   {
     group: 'webhook',
     field: 'url',
     kind: 'url',
-    label: 'Webhook URL',
-    hint: 'https:// address that receives events, signed with the secret below.',
+    label: 'field.webhook.url',
+    hint: message('field.webhook.url.hint'),
   },
   {
     group: 'webhook',
     field: 'secret',
     kind: 'secret',
-    label: 'Webhook secret',
-    hint: `${SECRET_MIN} to ${SECRET_MAX} characters. Requests are signed with it; it is never sent.`,
+    label: 'field.webhook.secret',
+    hint: message('field.webhook.secret.hint', { min: SECRET_MIN, max: SECRET_MAX }),
     min: SECRET_MIN,
     max: SECRET_MAX,
   },
-  { group: 'storage', field: 'auto_upload', kind: 'boolean', label: 'Upload recordings automatically' },
+  { group: 'storage', field: 'auto_upload', kind: 'boolean', label: 'field.storage.auto_upload' },
   {
     group: 'storage',
     field: 'max_usage_percent',
     kind: 'number',
-    label: 'Maximum storage use (%)',
-    hint: `${STORAGE_MIN_PERCENT} to ${STORAGE_MAX_PERCENT}. Older uploaded recordings are removed above it.`,
+    label: 'field.storage.max_usage_percent',
+    hint: message('field.storage.max_usage_percent.hint', {
+      min: STORAGE_MIN_PERCENT,
+      max: STORAGE_MAX_PERCENT,
+    }),
     min: STORAGE_MIN_PERCENT,
     max: STORAGE_MAX_PERCENT,
   },
@@ -164,28 +165,29 @@ export const FIELDS: readonly FieldSpec[] = [
     group: 'security',
     field: 'device_password',
     kind: 'pin',
-    label: 'Device PIN',
-    hint: '4 to 6 digits.',
+    label: 'field.security.device_password',
+    hint: message('field.security.device_password.hint', { min: PIN_MIN_DIGITS, max: PIN_MAX_DIGITS }),
   },
-  { group: 'ntp', field: 'enabled', kind: 'boolean', label: 'Set the clock from time servers' },
+  { group: 'ntp', field: 'enabled', kind: 'boolean', label: 'field.ntp.enabled' },
   {
     group: 'ntp',
     field: 'servers',
     kind: 'hosts',
-    label: 'Time servers',
-    hint: `Host names or IPv4 addresses, separated by commas or spaces (up to ${NTP_MAX_SERVERS}).`,
+    label: 'field.ntp.servers',
+    hint: message('field.ntp.servers.hint', { max: NTP_MAX_SERVERS }),
   },
 ];
 
-export const GROUP_TITLES: Record<SettingsGroup, string> = {
-  wifi: 'Wi-Fi',
-  device: 'Device',
-  audio: 'Audio',
-  webhook: 'Webhook',
-  storage: 'Storage',
-  security: 'Security',
-  ntp: 'Time (NTP)',
-};
+/** The title of each group's section on the form (`group.<group>`). */
+export const GROUP_TITLES = {
+  wifi: 'group.wifi',
+  device: 'group.device',
+  audio: 'group.audio',
+  webhook: 'group.webhook',
+  storage: 'group.storage',
+  security: 'group.security',
+  ntp: 'group.ntp',
+} as const satisfies Record<SettingsGroup, MessageKey>;
 
 /** `<group>.<field>` names of the write-only fields. */
 export const SECRET_FIELDS: readonly string[] = ['webhook.secret', 'security.device_password'];

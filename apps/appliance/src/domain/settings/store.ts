@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { normalizeStoredPin, type PinRecordOptions } from '@waved/psk';
 import { parse, stringify, TomlError } from 'smol-toml';
 import type { FileStore } from '../../core/ports/files.js';
+import { translator } from '../../i18n/index.js';
 import { createPinRecordAsync } from '../security/pin.js';
 import type { WebhookHttp } from '../webhook.js';
 import type { Logger } from './logger.js';
@@ -44,6 +45,9 @@ export interface SettingsStore {
   /** Writes the settings atomically with mode 0600. */
   save(settings: Settings): Promise<void>;
 }
+
+/** The log is written in English. */
+const english = translator('en');
 
 const HEADER = '# waved device settings. Written by the device; fields are described in docs/settings.md.\n';
 
@@ -150,7 +154,8 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
           next = result.settings;
         } else {
           const secret = key === 'webhook.secret';
-          const why = result && !result.ok && !secret ? `: ${result.errors[key]}` : '';
+          const problem = result && !result.ok ? result.errors[key] : undefined;
+          const why = problem && !secret ? `: ${english.text(problem)}` : '';
           logger.warn(`settings: ${key} has an invalid value${why}; using the default`);
         }
       }

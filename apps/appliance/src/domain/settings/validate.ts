@@ -1,4 +1,5 @@
-import { isValidPin } from '@waved/psk';
+import { isValidPin, PIN_MAX_DIGITS, PIN_MIN_DIGITS } from '@waved/psk';
+import { type Message, message } from '../../i18n/index.js';
 import { type WebhookHttp, webhookUrlProblem } from '../webhook.js';
 import {
   FIELDS,
@@ -12,27 +13,36 @@ import {
   URL_MAX,
 } from './schema.js';
 
+const englishRegions = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+
 /** Region codes that name something other than a country (EU, UN, private use, ...). */
 const NOT_COUNTRIES = new Set(['EU', 'EZ', 'QO', 'UN', 'XA', 'XB', 'ZZ', 'AC', 'CP', 'DG', 'EA', 'IC', 'TA']);
 
-let countryCache: ReadonlyArray<readonly [string, string]> | undefined;
+const countryCache = new Map<string, ReadonlyArray<readonly [string, string]>>();
 
-/** ISO 3166-1 alpha-2 codes with their English names, sorted by name (from the ICU data in Node). */
-export function countries(): ReadonlyArray<readonly [code: string, name: string]> {
-  if (!countryCache) {
-    const names = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-    const list: Array<[string, string]> = [];
+/**
+ * ISO 3166-1 alpha-2 codes with their names in `lang` (English by default), sorted by name in that
+ * language, from the ICU data in Node (Intl.DisplayNames, Intl.Collator).
+ */
+export function countries(lang = 'en'): ReadonlyArray<readonly [code: string, name: string]> {
+  let list = countryCache.get(lang);
+  if (!list) {
+    const names = new Intl.DisplayNames([lang], { type: 'region', fallback: 'none' });
+    const found: Array<[string, string]> = [];
     for (let a = 65; a <= 90; a++) {
       for (let b = 65; b <= 90; b++) {
         const code = String.fromCharCode(a, b);
-        const name = names.of(code);
-        if (name && !NOT_COUNTRIES.has(code)) list.push([code, name]);
+        // The set of codes is the same in every language: English decides which codes are countries.
+        if (NOT_COUNTRIES.has(code) || !englishRegions.of(code)) continue;
+        found.push([code, names.of(code) ?? code]);
       }
     }
-    list.sort((x, y) => x[1].localeCompare(y[1], 'en'));
-    countryCache = list;
+    const collator = new Intl.Collator(lang);
+    found.sort((x, y) => collator.compare(x[1], y[1]));
+    list = found;
+    countryCache.set(lang, list);
   }
-  return countryCache;
+  return list;
 }
 
 export function isCountryCode(value: string): boolean {
@@ -101,6 +111,7 @@ const INVISIBLE = /[\p{Cc}\p{Zl}\p{Zp}]|(?![\u200c\u200d])\p{Cf}/u;
 const TRUE = new Set(['true', 'on', '1', 'yes']);
 const FALSE = new Set(['false', 'off', '0', 'no', '']);
 
+/** What is wrong with each field: a message the portal shows in the reader's language. */
 export type ValidateResult =
   | {
       ok: true;
@@ -114,7 +125,7 @@ export type ValidateResult =
       /** Secrets this input removed as a consequence (`webhook.secret` when the URL changed). */
       cleared: string[];
     }
-  | { ok: false; errors: Record<string, string> };
+  | { ok: false; errors: Record<string, Message> };
 
 export interface ValidateOptions {
   /** Plain-http webhook URLs the device maker allows (default `never`: https only). */
@@ -138,7 +149,7 @@ export function validateSettings(
   options: ValidateOptions = {},
 ): ValidateResult {
   const next = structuredClone(current);
-  const errors: Record<string, string> = {};
+  const errors: Record<string, Message> = {};
   let pin: string | undefined;
   for (const spec of FIELDS) {
     const key = `${spec.group}.${spec.field}`;
@@ -164,7 +175,7 @@ export function validateSettings(
   return { ok: true, settings: next, ...(pin !== undefined ? { pin } : {}), cleared };
 }
 
-type FieldResult = { error: string } | { set: true; value: unknown } | { set: false } | { pin: string };
+type FieldResult = { error: Message } | { set: true; value: unknown } | { set: false } | { pin: string };
 
 function validateField(
   spec: FieldSpec,
@@ -176,55 +187,56 @@ function validateField(
   const key = `${spec.group}.${spec.field}`;
   switch (key) {
     case 'device.name':
-      if (value === '') return { error: 'Enter a name for the device.' };
-      if ([...value].length > NAME_MAX) return { error: `Use at most ${NAME_MAX} characters.` };
-      if (INVISIBLE.test(value)) return { error: 'Use letters, digits, spaces and punctuation only.' };
+      if (value === '') return { error: message('error.device.name.empty') };
+      if ([...value].length > NAME_MAX)
+        return { error: message('error.device.name.long', { max: NAME_MAX }) };
+      if (INVISIBLE.test(value)) return { error: message('error.device.name.chars') };
       return { set: true, value };
     case 'device.country':
       if (value === '') return { set: true, value: '' };
-      if (!isCountryCode(value.toUpperCase())) return { error: 'Choose a country from the list.' };
+      if (!isCountryCode(value.toUpperCase())) return { error: message('error.country') };
       return { set: true, value: value.toUpperCase() };
     case 'wifi.country':
       if (value === '00') return { set: true, value };
-      if (!isCountryCode(value.toUpperCase())) return { error: 'Choose a country from the list, or World.' };
+      if (!isCountryCode(value.toUpperCase())) return { error: message('error.wifi.country') };
       return { set: true, value: value.toUpperCase() };
     case 'device.timezone':
-      if (!timeZones().includes(value)) return { error: 'Choose a time zone from the list.' };
+      if (!timeZones().includes(value)) return { error: message('error.timezone') };
       return { set: true, value };
     case 'device.language':
-      if (!LANGUAGES.some(([tag]) => tag === value)) return { error: 'Choose a language from the list.' };
+      if (!LANGUAGES.some(([tag]) => tag === value)) return { error: message('error.language') };
       return { set: true, value };
     case 'webhook.url': {
       // The form never shows the whole URL (its path can be a credential): empty keeps it.
       if (value === '') return clear || options.fromFile ? { set: true, value: '' } : { set: false };
-      if (!isWebhookUrl(value)) return { error: 'Enter a full address starting with https://.' };
+      if (!isWebhookUrl(value)) return { error: message('error.webhook.url') };
       const problem = webhookUrlProblem(value, options.webhookHttp);
-      if (problem === 'http-not-allowed')
-        return { error: 'Use an https:// address: this device does not send events over plain http.' };
-      if (problem) return { error: 'Enter a full address starting with https://.' };
+      if (problem === 'http-not-allowed') return { error: message('error.webhook.http') };
+      if (problem) return { error: message('error.webhook.url') };
       return { set: true, value: new URL(value).href };
     }
     case 'webhook.secret':
       if (rawValue === '') return clear ? { set: true, value: '' } : { set: false };
       if (rawValue.length < SECRET_MIN || rawValue.length > SECRET_MAX || !/^[\x21-\x7e]+$/.test(rawValue))
-        return {
-          error: `Use ${SECRET_MIN} to ${SECRET_MAX} printable characters without spaces (enter it again).`,
-        };
+        return { error: message('error.webhook.secret', { min: SECRET_MIN, max: SECRET_MAX }) };
       return { set: true, value: rawValue };
     case 'security.device_password':
       if (value === '') return clear ? { set: true, value: '' } : { set: false };
-      if (!isValidPin(value)) return { error: 'The PIN must be 4 to 6 digits (enter it again).' };
+      if (!isValidPin(value))
+        return { error: message('error.pin', { min: PIN_MIN_DIGITS, max: PIN_MAX_DIGITS }) };
       return { pin: value };
     case 'ntp.servers': {
       const servers = value.split(/[\s,]+/).filter((s) => s !== '');
-      if (servers.length === 0) return { error: 'Enter at least one time server.' };
-      if (servers.length > NTP_MAX_SERVERS) return { error: `Enter at most ${NTP_MAX_SERVERS} servers.` };
+      if (servers.length === 0) return { error: message('error.ntp.none') };
+      if (servers.length > NTP_MAX_SERVERS)
+        return { error: message('error.ntp.many', { max: NTP_MAX_SERVERS }) };
       const bad = servers.find((s) => !isNtpServer(s));
       if (bad !== undefined) {
+        const name = bad.slice(0, 64);
         return {
           error: isHostName(bad)
-            ? `“${bad.slice(0, 64)}” cannot be a time server (a local, setup-network or reserved address).`
-            : `“${bad.slice(0, 64)}” is not a host name or IPv4 address.`,
+            ? message('error.ntp.reserved', { name })
+            : message('error.ntp.host', { name }),
         };
       }
       return { set: true, value: [...new Set(servers.map((s) => s.toLowerCase()))] };
@@ -236,14 +248,14 @@ function validateField(
     const v = value.toLowerCase();
     if (TRUE.has(v)) return { set: true, value: true };
     if (FALSE.has(v)) return { set: true, value: false };
-    return { error: 'Tick or untick the box.' };
+    return { error: message('error.boolean') };
   }
   if (spec.kind === 'number') {
     const min = spec.min ?? 0;
     const max = spec.max ?? 100;
     if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max)
-      return { error: `Enter a whole number from ${min} to ${max}.` };
+      return { error: message('error.number', { min, max }) };
     return { set: true, value: Number(value) };
   }
-  return { error: 'Unknown setting.' };
+  return { error: message('error.unknown') };
 }
