@@ -262,6 +262,8 @@ describe('waved sim', () => {
     expect(fs.statSync(counter).mode & 0o777).toBe(0o600);
     expect(JSON.parse(fs.readFileSync(counter, 'utf8'))).toMatchObject({ failures: 4 });
     expect(fs.existsSync(dir.join('pin-data', 'pin-attempts.json'))).toBe(false);
+    // let the 1 s hold of the fourth failure run out, however fast the restart below is
+    await new Promise((r) => setTimeout(r, 1_100));
     // after a restart the count goes on (a fresh one would make this wrong PIN free): the fifth
     // wrong PIN in a row holds the next check for 2 s
     expect(await tryPins(['000005'])).toEqual(['422 wait 2']);
