@@ -45,6 +45,7 @@ export interface DeviceAdapters {
     | 'hardware'
     | 'minBattery'
     | 'allowDowngrade'
+    | 'requireImageSha256'
     | 'insecure'
     | 'ca'
     | 'checkpointBytes'

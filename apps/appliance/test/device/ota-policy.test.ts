@@ -34,7 +34,6 @@ describe('OTA anti-rollback (profile ota.allow_downgrade)', () => {
       battery: { read: async () => 100 },
       consent: async () => true,
       reboot: async () => {},
-      removeFile: async () => {},
       packageDir: '/nonexistent',
       ...(allowDowngrade ? { allowDowngrade: true } : {}),
       onEvent: (e) => {

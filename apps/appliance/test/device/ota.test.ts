@@ -92,8 +92,9 @@ describe('OTA against the reference cloud', () => {
     expect(last).toMatchObject({ received: pkg.length, percent: 100 });
     expect(fs.readFileSync(dir.join('curl_progress_software'), 'utf8')).toContain('100.0%');
     expect(fs.readFileSync(dir.join('swu.done'), 'utf8').trim()).toBe('done');
+    // the package kept on disk since the declined and the battery-blocked checks: no new download
     expect(received(h.server, 'firmware_download').at(-1)?.params).toMatchObject({
-      result: 'ok',
+      result: 'cached',
       package: 'psp_firmware',
     });
     expect(received(h.server, 'firmware_install').at(-1)?.params).toMatchObject({
@@ -134,7 +135,7 @@ describe('OTA against the reference cloud', () => {
         code: 'OTA_MD5_MISMATCH',
       });
       expect(received(h.server, 'firmware_download').at(-1)?.params).toMatchObject({
-        result: 'failed',
+        result: 'refused',
         error: 'OTA_MD5_MISMATCH',
       });
       expect(installs).toHaveLength(count);

@@ -295,6 +295,7 @@ async function openSystemDevice(
         ...(profile.ota.hardware_revision ? { hardware: profile.ota.hardware_revision } : {}),
         minBattery: profile.ota.min_battery,
         ...(profile.ota.allow_downgrade ? { allowDowngrade: true } : {}),
+        requireImageSha256: profile.ota.require_image_sha256,
         ...(ca ? { ca } : {}),
       },
       storage: statfsStorage(p.data_dir),

@@ -104,6 +104,7 @@ export interface DeviceAppOptions {
     | 'hardware'
     | 'minBattery'
     | 'allowDowngrade'
+    | 'requireImageSha256'
     | 'insecure'
     | 'ca'
     | 'checkpointBytes'
@@ -312,7 +313,6 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     battery: options.battery,
     consent: options.ota.consent ?? (async () => false),
     reboot: options.ota.reboot,
-    removeFile: (file) => files.remove(file),
     packageDir: paths.packageDir ?? path.join(paths.dataDir, 'ota'),
     progressDir: paths.progressDir ?? '/tmp',
     doneFile: paths.doneFile ?? path.join(paths.progressDir ?? '/tmp', 'swu.done'),
@@ -321,6 +321,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     ...(options.ota.hardware ? { hardware: options.ota.hardware } : {}),
     ...(options.ota.minBattery !== undefined ? { minBattery: options.ota.minBattery } : {}),
     ...(options.ota.allowDowngrade ? { allowDowngrade: true } : {}),
+    ...(options.ota.requireImageSha256 === false ? { requireImageSha256: false } : {}),
     ...(options.ota.insecure ? { insecure: true } : {}),
     ...(options.ota.ca ? { ca: options.ota.ca } : {}),
     ...(options.ota.checkpointBytes ? { checkpointBytes: options.ota.checkpointBytes } : {}),

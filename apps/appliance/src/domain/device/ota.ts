@@ -2,13 +2,15 @@ import path from 'node:path';
 import type { CloudClient } from '@waved/psp-cloud';
 import {
   type CommandRunner,
-  createDownloader,
   createInstaller,
+  createPackageStore,
   type DownloadProgress,
   formatProgressLine,
   type InstallStep,
   isOtaError,
+  type OtaRefusal,
   progressFilePath,
+  refusalOf,
   UPDATE_KINDS,
   type UpdateDescriptor,
   type UpdateKind,
@@ -41,7 +43,17 @@ export type OtaEvent =
   | { type: 'consent-required'; kind: UpdateKind; version: string; notes: string }
   | { type: 'step'; kind: UpdateKind; step: InstallStep }
   | { type: 'installed'; kind: UpdateKind; version: string }
-  | { type: 'failed'; kind: UpdateKind; stage: 'download' | 'install'; code: string; message: string };
+  | {
+      type: 'failed';
+      kind: UpdateKind;
+      stage: 'download' | 'install';
+      code: string;
+      message: string;
+      /** Set when the package itself was refused (MD5, hash, signature, policy, package): it is remembered and not downloaded again until the descriptor changes. */
+      refusal?: OtaRefusal;
+    }
+  /** This package was refused before under the same descriptor: not downloaded again (the screen was told the first time). */
+  | { type: 'skipped'; kind: UpdateKind; version: string; refusal: OtaRefusal };
 
 /** Installed versions per channel (kept in the appliance database). */
 export interface VersionStore {
@@ -58,9 +70,12 @@ export interface OtaServiceOptions {
   consent: (info: { kind: UpdateKind; version: string; notes: string }) => Promise<boolean>;
   /** Reboots once the package is installed. */
   reboot: () => Promise<void>;
-  /** Removes an installed package (it has done its job and would only fill the storage). */
-  removeFile: (path: string) => Promise<void>;
-  /** Directory of the packages: `software.swu` (spec B4) and `model.swu`. */
+  /**
+   * Directory of the packages: `software.swu` (spec B4) and `model.swu`, each with its refusals
+   * (`software.refused.json`, `model.refused.json`) and the record of a complete package
+   * (`software.swu.json`), so a refused package is not downloaded again and a declined one
+   * installs later from disk.
+   */
   packageDir: string;
   /** Directory of `curl_progress_<name>` (default /tmp). */
   progressDir?: string;
@@ -76,6 +91,13 @@ export interface OtaServiceOptions {
   minBattery?: number;
   /** Install versions that are not newer than the installed one (profile `ota.allow_downgrade`). */
   allowDowngrade?: boolean;
+  /**
+   * Every image of an unsigned package needs its sha256 in sw-description (profile
+   * `ota.require_image_sha256`, default true). False installs a vendor package with the right MD5
+   * and no hashes; with a certificate the hashes stay required (a signature covers the images
+   * only through them).
+   */
+  requireImageSha256?: boolean;
   /** Durable checkpoint interval of the partial download (default 256 KiB). */
   checkpointBytes?: number;
   /** Extra CA for the package server; `insecure` mirrors the vendor's curl -k (logged). */
@@ -140,7 +162,8 @@ function codeOf(error: unknown): string {
  * Spec States E: when Wi-Fi is connected, fetch the firmware descriptor then the model descriptor;
  * download with resume (progress file, done file), compare the MD5, ask consent unless `forced`,
  * check the battery, install with swupdate, reboot. Telemetry: `check_update`, `firmware_download`,
- * `firmware_install` (with `result` ok / failed / declined / battery_low).
+ * `firmware_install` (with `result` ok / cached / failed / refused / declined / battery_low / aborted
+ * and the error code in `error`).
  */
 export function createOtaService(options: OtaServiceOptions): OtaService {
   const { client, telemetry, versions, logger } = options;
@@ -159,12 +182,16 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
 
   async function update(kind: UpdateKind, d: UpdateDescriptor, signal: AbortSignal): Promise<boolean> {
     const name = packageName(kind);
-    const dest = path.join(options.packageDir, `${name}.swu`);
-    emit({ type: 'available', kind, version: d.version, forced: d.forced, notes: notesOf(d) });
-    logger.info(`ota: ${kind} ${d.version} available${d.forced ? ' (forced)' : ''}`);
+    const otaLogger = {
+      info: (m: string) => logger.info(`ota: ${m}`),
+      warn: (m: string) => logger.warn(`ota: ${m}`),
+    };
     let lastTenth = -1;
-    const downloader = createDownloader({
-      dest,
+    // The package path with a memory (@waved/swu-ota): refusals by MD5 and descriptor, the record
+    // of a complete package, and a partial download that belongs to the MD5 and not to the URL.
+    const store = createPackageStore({
+      dest: path.join(options.packageDir, `${name}.swu`),
+      refusalsFile: path.join(options.packageDir, `${name}.refused.json`),
       name,
       progressFile: progressFilePath(name, options.progressDir ?? '/tmp'),
       doneFile: options.doneFile ?? '/tmp/swu.done',
@@ -181,30 +208,57 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
           logger.info(`ota: ${name} ${bar}`);
         }
       },
-      logger: { info: (m) => logger.info(`ota: ${m}`), warn: (m) => logger.warn(`ota: ${m}`) },
+      logger: otaLogger,
     });
+    const before = await store.refusal(d).catch(() => undefined);
+    if (before) {
+      // refused before under this very descriptor: no download, no screen, no new telemetry
+      logger.info(
+        `ota: ${kind} ${d.version} was refused before (${before.code}); not downloaded again until the cloud offers another package`,
+      );
+      emit({
+        type: 'skipped',
+        kind,
+        version: d.version,
+        refusal: { code: before.code, category: before.category },
+      });
+      return false;
+    }
+    emit({ type: 'available', kind, version: d.version, forced: d.forced, notes: notesOf(d) });
+    logger.info(`ota: ${kind} ${d.version} available${d.forced ? ' (forced)' : ''}`);
     const started = now();
     let file: string;
     try {
-      const r = await downloader.download(d.download_url, { md5: d.file_md5, signal });
+      const r = await store.fetch(d, { signal });
       file = r.path;
       emit({ type: 'downloaded', kind, size: r.size, resumedBytes: r.resumedBytes });
+      if (r.cached) logger.info(`ota: ${kind} ${d.version} is already on disk; not downloaded again`);
       await telemetry.track('firmware_download', {
         package: kind,
         version: d.version,
-        result: 'ok',
+        // cached: the complete package kept from an earlier check (declined, low battery)
+        result: r.cached ? 'cached' : 'ok',
         duration_ms: now() - started,
       });
     } catch (error) {
       const code = signal.aborted ? 'OTA_ABORTED' : codeOf(error);
-      emit({ type: 'failed', kind, stage: 'download', code, message: (error as Error).message });
+      // the store has recorded a refusal of the downloaded bytes (MD5, size) already
+      const refusal = signal.aborted ? undefined : refusalOf(error);
+      emit({
+        type: 'failed',
+        kind,
+        stage: 'download',
+        code,
+        message: (error as Error).message,
+        ...(refusal ? { refusal } : {}),
+      });
       logger.warn(
-        `ota: ${kind} download ${signal.aborted ? 'stopped' : 'failed'}: ${(error as Error).message}`,
+        `ota: ${kind} download ${signal.aborted ? 'stopped' : refusal ? 'refused' : 'failed'}: ${(error as Error).message}`,
       );
       await telemetry.track('firmware_download', {
         package: kind,
         version: d.version,
-        result: signal.aborted ? 'aborted' : 'failed',
+        result: signal.aborted ? 'aborted' : refusal ? 'refused' : 'failed',
         duration_ms: now() - started,
         error: code,
       });
@@ -227,7 +281,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
           duration_ms: now() - installStarted,
         });
         // installed: the package has done its job and would only fill the storage
-        await options.removeFile(file);
+        await store.remove();
         await options.reboot();
       },
       ...(options.run ? { run: options.run } : {}),
@@ -235,11 +289,13 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
       // ota.allow_unsigned = true (profile/features.ts); then, as in the simulator, installs go
       // ahead without a signature check and @waved/swu-ota logs a warning at every one.
       ...(options.certificate ? { certificate: options.certificate } : { allowUnsigned: true }),
+      // ota.require_image_sha256 = false lets an unsigned vendor package without hashes through
+      ...(options.requireImageSha256 === false ? { requireHashes: false } : {}),
       installedVersion: versions.get(kind),
       // the profile's ota.allow_downgrade reaches the installer's own anti-rollback check too
       ...(options.allowDowngrade ? { allowDowngrade: true } : {}),
       ...(options.hardware ? { hardware: options.hardware } : {}),
-      logger: { info: (m) => logger.info(`ota: ${m}`), warn: (m) => logger.warn(`ota: ${m}`) },
+      logger: otaLogger,
     });
     try {
       await installer.install(file, d, {
@@ -255,9 +311,27 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
       return true;
     } catch (error) {
       const code = codeOf(error);
-      const result =
-        code === 'OTA_CONSENT_DECLINED' ? 'declined' : code === 'OTA_BATTERY_LOW' ? 'battery_low' : 'failed';
-      emit({ type: 'failed', kind, stage: 'install', code, message: (error as Error).message });
+      // a refusal is remembered and the package removed; declined or battery-blocked stays on disk
+      const refused = await store.refuse(d, error).catch((e: unknown) => {
+        logger.warn(`ota: the refusal of ${d.version} was not recorded: ${(e as Error).message}`);
+        return refusalOf(error);
+      });
+      const refusal = refused ? { code: refused.code, category: refused.category } : undefined;
+      const result = refusal
+        ? 'refused'
+        : code === 'OTA_CONSENT_DECLINED'
+          ? 'declined'
+          : code === 'OTA_BATTERY_LOW'
+            ? 'battery_low'
+            : 'failed';
+      emit({
+        type: 'failed',
+        kind,
+        stage: 'install',
+        code,
+        message: (error as Error).message,
+        ...(refusal ? { refusal } : {}),
+      });
       logger.warn(`ota: ${kind} ${d.version} not installed: ${(error as Error).message}`);
       if (code !== 'OTA_REBOOT_FAILED') {
         await telemetry.track('firmware_install', {
@@ -284,7 +358,10 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
         if (signal.aborted) break;
         let descriptor: UpdateDescriptor | null;
         try {
-          descriptor = await client.getUpdateDescriptor(kind, { version: versions.get(kind) });
+          // spec Endpoints B, Versioning 2: X-Device-Version is the firmware version on both checks
+          descriptor = await client.getUpdateDescriptor(kind, {
+            firmwareVersion: versions.get('psp_firmware'),
+          });
         } catch (error) {
           emit({ type: 'check-failed', kind, message: (error as Error).message });
           logger.warn(`ota: ${kind} check failed: ${(error as Error).message}`);
