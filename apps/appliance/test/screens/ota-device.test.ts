@@ -119,7 +119,7 @@ describe('software update screen with the device application', () => {
     expect(r.last.screen === 'update' && r.last.error).toMatch(/^Battery too low/);
   });
 
-  it('a damaged download (MD5 mismatch) is said plainly', async () => {
+  it('a damaged download (MD5 mismatch) is said plainly, with the refusal', async () => {
     // The battery test above left its package (the same bytes) on disk for a later install: remove
     // it, so that this update is downloaded.
     fs.rmSync(path.join(dir.path, 'ota', 'software.swu'), { force: true });
@@ -129,8 +129,8 @@ describe('software update screen with the device application', () => {
       const r = await run(() => null);
       expect(r.installed).toEqual([]);
       expect(r.last).toMatchObject({ screen: 'update', phase: 'failed' });
-      expect(r.last.screen === 'update' && r.last.error).toMatch(/MD5 mismatch/);
-      expect(renderTerminal(r.last)).toContain('damaged');
+      expect(r.last.screen === 'update' && r.last.error).toMatch(/did not match its MD5 checksum/);
+      expect(renderTerminal(r.last)).toContain('checksum and was deleted');
     } finally {
       h.corrupt = false;
     }

@@ -190,7 +190,7 @@ describe('software update screen from OTA events', () => {
       headline: 'Update v1.1.0 not installed',
       buttons: [{ action: 'ok', label: 'OK' }],
     });
-    expect(update().error).toMatch(/damaged \(MD5 mismatch\).*deleted/);
+    expect(update().error).toMatch(/did not match its MD5 checksum and was deleted/);
     expect(renderTerminal(screens.view())).toContain('[ OK ]');
     screens.press('ok');
     expect(screens.view().screen).toBe('menu');
@@ -302,7 +302,31 @@ describe('helpers', () => {
     expect(formatBytes(1.5 * 1024 * 1024, translator('fr'))).toBe('1,5\u00a0Mio');
     expect(plainNotes('<ul><li>One</li><li>Two &lt;3</li></ul>')).toBe('One Two <3');
     const en = translator('en');
-    expect(en.text(describeOtaFailure('OTA_SWU_HASH_MISMATCH', 'install', 'x'))).toMatch(/failed its checks/);
+    expect(en.text(describeOtaFailure('OTA_CPIO_TRUNCATED', 'install', 'x'))).toMatch(/failed its checks/);
+    // a refused package says why, and that it is not downloaded again
+    const why = (code: string, stage: 'download' | 'install' = 'install') =>
+      en.text(describeOtaFailure(code, stage, 'x'));
+    expect(why('OTA_MD5_MISMATCH', 'download')).toMatch(/^The downloaded update did not match its MD5/);
+    expect(why('OTA_SWU_HASH_MISSING')).toMatch(/^An image in the update has no SHA-256 checksum/);
+    expect(why('OTA_SWU_HASH_MISMATCH')).toMatch(
+      /^An image in the update has no SHA-256 checksum or a wrong one/,
+    );
+    expect(why('OTA_SWU_UNSIGNED')).toMatch(/^The update is not signed by the device maker/);
+    expect(why('OTA_SWU_SIGNATURE')).toMatch(/its signature is wrong/);
+    for (const code of [
+      'OTA_VERSION_DOWNGRADE',
+      'OTA_VERSION_SAME',
+      'OTA_SWU_HARDWARE',
+      'OTA_DOWNLOAD_TOO_LARGE',
+    ])
+      expect(why(code)).toMatch(/^This device does not accept this update/);
+    for (const code of ['OTA_MD5_MISMATCH', 'OTA_SWU_HASH_MISSING', 'OTA_SWU_SIGNATURE', 'OTA_VERSION_SAME'])
+      expect(why(code)).toContain('not downloaded again until a new update is offered');
+    // declined, battery, network: not refusals, the package may install later
+    expect(why('OTA_BATTERY_LOW')).toMatch(/installs at the next check/);
+    expect(translator('de').text(describeOtaFailure('OTA_SWU_SIGNATURE', 'install', 'x'))).toMatch(
+      /nicht vom Gerätehersteller signiert/,
+    );
     expect(en.text(describeOtaFailure('OTA_DOWNLOAD_HTTP', 'download', 'HTTP 503'))).toBe(
       'The download stopped (HTTP 503). It resumes at the next check.',
     );

@@ -1,4 +1,4 @@
-import type { UpdateKind } from '@waved/swu-ota';
+import { OTA_REFUSALS, type OtaErrorCode, type UpdateKind } from '@waved/swu-ota';
 import { type Message, message, type Translator, translator } from '../../i18n/index.js';
 import type { OtaEvent } from '../device/ota.js';
 import type { ScreenBase, ScreenButton } from './view.js';
@@ -74,11 +74,26 @@ export function plainNotes(html: string): string {
     .trim();
 }
 
-/** An OTA failure code → what the user reads (the technical detail, if any, stays in English). */
+/**
+ * An OTA failure code → what the user reads (the technical detail, if any, stays in English). A
+ * refused package (MD5, image hash, signature, the device's policy, a malformed package) says why;
+ * it is remembered and not downloaded again until the cloud offers another package.
+ */
 export function describeOtaFailure(code: string, stage: 'download' | 'install', detail: string): Message {
-  switch (code) {
-    case 'OTA_MD5_MISMATCH':
+  switch (OTA_REFUSALS[code as OtaErrorCode]) {
+    case 'md5':
       return message('update.error.md5');
+    case 'hash':
+      return message('update.error.hash');
+    case 'signature':
+      return message('update.error.signature');
+    case 'policy':
+      return message('update.error.policy');
+    case 'package':
+      return message('update.error.package');
+    default:
+  }
+  switch (code) {
     case 'OTA_BATTERY_LOW':
       return message('update.error.battery');
     case 'OTA_NO_SPACE':
@@ -89,8 +104,6 @@ export function describeOtaFailure(code: string, stage: 'download' | 'install', 
     case 'OTA_REBOOT_FAILED':
       return message('update.error.reboot');
     default:
-      if (code.startsWith('OTA_SWU_') || code.startsWith('OTA_CPIO_') || code === 'OTA_LIBCONFIG_SYNTAX')
-        return message('update.error.package');
       return stage === 'download'
         ? message('update.error.download', { detail })
         : message('update.error.other', { detail });

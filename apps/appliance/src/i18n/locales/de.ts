@@ -95,7 +95,13 @@ export const messages: Catalog = {
   'update.status.failed': 'Die Aktualisierung wurde nicht installiert.',
   'update.bytesOf': '{received} von {total}',
   'update.error.md5':
-    'Die heruntergeladene Aktualisierung war beschädigt (MD5 stimmt nicht) und wurde gelöscht. Sie wird bei der nächsten Prüfung erneut heruntergeladen.',
+    'Die heruntergeladene Aktualisierung stimmte nicht mit ihrer MD5-Prüfsumme überein und wurde gelöscht. Sie wird erst wieder heruntergeladen, wenn eine neue Aktualisierung angeboten wird.',
+  'update.error.hash':
+    'Ein Abbild der Aktualisierung hat keine oder eine falsche SHA-256-Prüfsumme. Die Aktualisierung wurde gelöscht und wird erst wieder heruntergeladen, wenn eine neue angeboten wird.',
+  'update.error.signature':
+    'Die Aktualisierung ist nicht vom Gerätehersteller signiert, oder ihre Signatur ist falsch. Sie wurde gelöscht und wird erst wieder heruntergeladen, wenn eine neue angeboten wird.',
+  'update.error.policy':
+    'Dieses Gerät nimmt diese Aktualisierung nicht an (Version, Hardware oder Größe). Sie wird erst wieder heruntergeladen, wenn eine neue angeboten wird.',
   'update.error.battery':
     'Der Akku ist zu schwach für die Installation. Laden Sie das Gerät; die Aktualisierung wird bei der nächsten Prüfung installiert.',
   'update.error.space':

@@ -99,7 +99,13 @@ export const messages = {
   'update.status.failed': 'The update was not installed.',
   'update.bytesOf': '{received} of {total}',
   'update.error.md5':
-    'The downloaded update was damaged (MD5 mismatch) and was deleted. It downloads again at the next check.',
+    'The downloaded update did not match its MD5 checksum and was deleted. It is not downloaded again until a new update is offered.',
+  'update.error.hash':
+    'An image in the update has no SHA-256 checksum or a wrong one. The update was deleted and is not downloaded again until a new update is offered.',
+  'update.error.signature':
+    'The update is not signed by the device maker, or its signature is wrong. It was deleted and is not downloaded again until a new update is offered.',
+  'update.error.policy':
+    'This device does not accept this update (version, hardware or size). It is not downloaded again until a new update is offered.',
   'update.error.battery':
     'Battery too low to install the update. Charge the device; the update installs at the next check.',
   'update.error.space':

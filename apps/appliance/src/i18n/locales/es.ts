@@ -94,7 +94,13 @@ export const messages: Catalog = {
   'update.status.failed': 'La actualización no se instaló.',
   'update.bytesOf': '{received} de {total}',
   'update.error.md5':
-    'La actualización descargada estaba dañada (el MD5 no coincide) y se eliminó. Se volverá a descargar en la próxima comprobación.',
+    'La actualización descargada no coincidía con su suma de comprobación MD5 y se ha eliminado. No se volverá a descargar hasta que se ofrezca una nueva actualización.',
+  'update.error.hash':
+    'Una imagen de la actualización no tiene suma de comprobación SHA-256 o la tiene incorrecta. La actualización se ha eliminado y no se volverá a descargar hasta que se ofrezca una nueva.',
+  'update.error.signature':
+    'La actualización no está firmada por el fabricante del dispositivo o su firma es incorrecta. Se ha eliminado y no se volverá a descargar hasta que se ofrezca una nueva.',
+  'update.error.policy':
+    'Este dispositivo no acepta esta actualización (versión, hardware o tamaño). No se volverá a descargar hasta que se ofrezca una nueva.',
   'update.error.battery':
     'Batería demasiado baja para instalar la actualización. Carga el dispositivo; la actualización se instalará en la próxima comprobación.',
   'update.error.space':

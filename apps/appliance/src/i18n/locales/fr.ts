@@ -95,7 +95,13 @@ export const messages: Catalog = {
   'update.status.failed': 'La mise à jour n’a pas été installée.',
   'update.bytesOf': '{received} sur {total}',
   'update.error.md5':
-    'La mise à jour téléchargée était endommagée (MD5 différent) et a été supprimée. Elle sera de nouveau téléchargée à la prochaine vérification.',
+    'La mise à jour téléchargée ne correspondait pas à sa somme de contrôle MD5 et a été supprimée. Elle ne sera plus téléchargée tant qu’aucune nouvelle mise à jour n’est proposée.',
+  'update.error.hash':
+    'Une image de la mise à jour n’a pas de somme de contrôle SHA-256 ou en a une fausse. La mise à jour a été supprimée et ne sera plus téléchargée tant qu’aucune nouvelle n’est proposée.',
+  'update.error.signature':
+    'La mise à jour n’est pas signée par le fabricant de l’appareil, ou sa signature est fausse. Elle a été supprimée et ne sera plus téléchargée tant qu’aucune nouvelle n’est proposée.',
+  'update.error.policy':
+    'Cet appareil n’accepte pas cette mise à jour (version, matériel ou taille). Elle ne sera plus téléchargée tant qu’aucune nouvelle n’est proposée.',
   'update.error.battery':
     'Batterie trop faible pour installer la mise à jour. Rechargez l’appareil\u00a0; la mise à jour s’installera à la prochaine vérification.',
   'update.error.space':

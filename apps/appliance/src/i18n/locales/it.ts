@@ -93,7 +93,13 @@ export const messages: Catalog = {
   'update.status.failed': 'L’aggiornamento non è stato installato.',
   'update.bytesOf': '{received} di {total}',
   'update.error.md5':
-    'L’aggiornamento scaricato era danneggiato (MD5 non corrispondente) ed è stato eliminato. Verrà scaricato di nuovo al prossimo controllo.',
+    'L’aggiornamento scaricato non corrispondeva al suo checksum MD5 ed è stato eliminato. Non verrà scaricato di nuovo finché non viene offerto un nuovo aggiornamento.',
+  'update.error.hash':
+    'Un’immagine dell’aggiornamento non ha un checksum SHA-256 o ne ha uno errato. L’aggiornamento è stato eliminato e non verrà scaricato di nuovo finché non ne viene offerto uno nuovo.',
+  'update.error.signature':
+    'L’aggiornamento non è firmato dal produttore del dispositivo o la sua firma è errata. È stato eliminato e non verrà scaricato di nuovo finché non ne viene offerto uno nuovo.',
+  'update.error.policy':
+    'Questo dispositivo non accetta questo aggiornamento (versione, hardware o dimensione). Non verrà scaricato di nuovo finché non ne viene offerto uno nuovo.',
   'update.error.battery':
     'Batteria troppo scarica per installare l’aggiornamento. Ricarica il dispositivo; l’aggiornamento verrà installato al prossimo controllo.',
   'update.error.space':

@@ -94,7 +94,13 @@ export const messages: Catalog = {
   'update.status.failed': 'De update is niet geïnstalleerd.',
   'update.bytesOf': '{received} van {total}',
   'update.error.md5':
-    'De gedownloade update was beschadigd (MD5 klopt niet) en is verwijderd. Bij de volgende controle wordt hij opnieuw gedownload.',
+    'De gedownloade update kwam niet overeen met zijn MD5-controlesom en is verwijderd. Hij wordt pas opnieuw gedownload als er een nieuwe update wordt aangeboden.',
+  'update.error.hash':
+    'Een image in de update heeft geen of een verkeerde SHA-256-controlesom. De update is verwijderd en wordt pas opnieuw gedownload als er een nieuwe wordt aangeboden.',
+  'update.error.signature':
+    'De update is niet ondertekend door de fabrikant van het apparaat, of de handtekening klopt niet. Hij is verwijderd en wordt pas opnieuw gedownload als er een nieuwe wordt aangeboden.',
+  'update.error.policy':
+    'Dit apparaat accepteert deze update niet (versie, hardware of grootte). Hij wordt pas opnieuw gedownload als er een nieuwe wordt aangeboden.',
   'update.error.battery':
     'De batterij is te leeg om de update te installeren. Laad het apparaat op; de update wordt bij de volgende controle geïnstalleerd.',
   'update.error.space':

@@ -93,7 +93,13 @@ export const messages: Catalog = {
   'update.status.failed': 'Aktualizacja nie została zainstalowana.',
   'update.bytesOf': '{received} z {total}',
   'update.error.md5':
-    'Pobrana aktualizacja była uszkodzona (niezgodna suma MD5) i została usunięta. Zostanie pobrana ponownie przy następnym sprawdzeniu.',
+    'Pobrana aktualizacja nie zgadzała się z sumą kontrolną MD5 i została usunięta. Nie zostanie pobrana ponownie, dopóki nie pojawi się nowa aktualizacja.',
+  'update.error.hash':
+    'Obraz w aktualizacji nie ma sumy kontrolnej SHA-256 lub jest ona błędna. Aktualizacja została usunięta i nie zostanie pobrana ponownie, dopóki nie pojawi się nowa.',
+  'update.error.signature':
+    'Aktualizacja nie jest podpisana przez producenta urządzenia lub jej podpis jest błędny. Została usunięta i nie zostanie pobrana ponownie, dopóki nie pojawi się nowa.',
+  'update.error.policy':
+    'To urządzenie nie przyjmuje tej aktualizacji (wersja, sprzęt lub rozmiar). Nie zostanie pobrana ponownie, dopóki nie pojawi się nowa.',
   'update.error.battery':
     'Bateria jest zbyt słaba, by zainstalować aktualizację. Naładuj urządzenie; aktualizacja zainstaluje się przy następnym sprawdzeniu.',
   'update.error.space':

@@ -93,7 +93,13 @@ export const messages: Catalog = {
   'update.status.failed': 'A atualização não foi instalada.',
   'update.bytesOf': '{received} de {total}',
   'update.error.md5':
-    'A atualização baixada estava corrompida (o MD5 não confere) e foi apagada. Ela será baixada de novo na próxima verificação.',
+    'A atualização baixada não correspondia à sua soma de verificação MD5 e foi apagada. Ela não será baixada de novo até que uma nova atualização seja oferecida.',
+  'update.error.hash':
+    'Uma imagem da atualização não tem soma de verificação SHA-256 ou tem uma errada. A atualização foi apagada e não será baixada de novo até que uma nova seja oferecida.',
+  'update.error.signature':
+    'A atualização não foi assinada pelo fabricante do dispositivo ou a assinatura está errada. Ela foi apagada e não será baixada de novo até que uma nova seja oferecida.',
+  'update.error.policy':
+    'Este dispositivo não aceita esta atualização (versão, hardware ou tamanho). Ela não será baixada de novo até que uma nova seja oferecida.',
   'update.error.battery':
     'Bateria fraca demais para instalar a atualização. Carregue o dispositivo; a atualização será instalada na próxima verificação.',
   'update.error.space':

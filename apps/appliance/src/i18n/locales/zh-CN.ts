@@ -88,7 +88,12 @@ export const messages: Catalog = {
   'update.status.restarting': '正在重新启动…',
   'update.status.failed': '更新未安装。',
   'update.bytesOf': '{received} / {total}',
-  'update.error.md5': '下载的更新已损坏（MD5 不匹配），已删除。下次检查时将重新下载。',
+  'update.error.md5': '下载的更新与其 MD5 校验和不符，已被删除。在提供新的更新之前不会再次下载。',
+  'update.error.hash':
+    '更新中的某个镜像缺少 SHA-256 校验和或校验和错误。更新已被删除，在提供新的更新之前不会再次下载。',
+  'update.error.signature':
+    '更新未经设备制造商签名，或签名错误。更新已被删除，在提供新的更新之前不会再次下载。',
+  'update.error.policy': '本设备不接受此更新（版本、硬件或大小）。在提供新的更新之前不会再次下载。',
   'update.error.battery': '电量过低，无法安装更新。请为设备充电；下次检查时将安装更新。',
   'update.error.space': '存储空间不足，无法更新。请释放一些空间；下次检查时将重新下载。',
   'update.error.install': '无法安装更新。设备将保留当前版本。',
