@@ -168,6 +168,46 @@ describe('waved check (built CLI)', () => {
     expect(r.out).toContain('off  bluetooth: no Bluetooth; set bluetooth.port: /dev/ttyS1 cannot be read');
   });
 
+  it('waved check says which packages install: signed only, or unsigned with or without image hashes (ota.require_image_sha256)', async () => {
+    const secret = dir.join('factory-secret-ota');
+    fs.writeFileSync(secret, 'factory\n', { mode: 0o600 });
+    const binDir = dir.join('bin-ota');
+    fs.mkdirSync(binDir, { recursive: true });
+    for (const p of ['ip', 'wpa_supplicant', 'wpa_cli', 'hostapd', 'udhcpc', 'date', 'iw', 'swupdate']) {
+      fs.writeFileSync(path.join(binDir, p), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    }
+    const certificate = dir.join('signer.pem');
+    fs.writeFileSync(certificate, '-----BEGIN CERTIFICATE-----\n');
+    const check = async (name: string, ota: string) => {
+      const file = dir.join(name);
+      fs.writeFileSync(
+        file,
+        example
+          .replace('/etc/waved/factory-secret', secret)
+          .replace('certificate = "/etc/waved/swupdate-signer.pem"', ota)
+          .replace('allow_unsigned = false\n', '')
+          .replace('require_image_sha256 = true\n', '')
+          .replace('source = "/sys/class/power_supply/battery"', 'source = "mains"'),
+      );
+      const r = await run(['check', '--profile', file], { PATH: binDir });
+      expect(r.code, r.out + r.err).toBe(0);
+      return r.out.split('\n').find((l) => l.includes(' ota: ')) ?? '';
+    };
+    expect(await check('signed.toml', `certificate = "${certificate}"`)).toBe(
+      'on   ota: firmware and model updates into /mnt/udisk/misc/data/board-a; signed packages only, every image with its sha256',
+    );
+    // with a certificate the hashes stay required, whatever the key says
+    expect(
+      await check('signed-nohash.toml', `certificate = "${certificate}"\nrequire_image_sha256 = false`),
+    ).toContain('signed packages only, every image with its sha256');
+    expect(await check('unsigned.toml', 'allow_unsigned = true')).toContain(
+      'unsigned packages allowed, every image with its sha256',
+    );
+    expect(
+      await check('unsigned-nohash.toml', 'allow_unsigned = true\nrequire_image_sha256 = false'),
+    ).toContain('unsigned packages allowed, images without a sha256 too (ota.require_image_sha256 = false)');
+  });
+
   it('the Wi-Fi timings: the defaults, then the profile, then the flags', async () => {
     const file = dir.join('timings.toml');
     fs.writeFileSync(file, '[wifi]\nassociation_timeout_ms = 90000\nstep_limit_ms = 60000\n');

@@ -54,6 +54,15 @@ function feature(name: FeatureName, missing: string[], on: string, off = ''): Fe
   };
 }
 
+/** What a package must carry to install: the signature and the per-image sha256 (ota.require_image_sha256). */
+function otaTrust(profile: DeviceProfile): string {
+  if (profile.ota.certificate) return 'signed packages only, every image with its sha256';
+  if (!profile.ota.allow_unsigned) return 'signed packages only';
+  return profile.ota.require_image_sha256
+    ? 'unsigned packages allowed, every image with its sha256'
+    : 'unsigned packages allowed, images without a sha256 too (ota.require_image_sha256 = false)';
+}
+
 /** Cloud URLs complete for the profile's environment (every region, or one `base_url`). */
 export function cloudHostsMissing(profile: DeviceProfile): string[] {
   if (profile.cloud.base_url) return [];
@@ -133,7 +142,7 @@ export async function planFeatures(profile: DeviceProfile, probe: FeatureProbe):
     feature(
       'ota',
       ota,
-      `firmware and model updates into ${profile.ota.package_root}/${profile.ota.system_dir || '<system_dir>'}`,
+      `firmware and model updates into ${profile.ota.package_root}/${profile.ota.system_dir || '<system_dir>'}; ${otaTrust(profile)}`,
       'no firmware or model updates',
     ),
   );
