@@ -325,6 +325,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     ...(options.ota.insecure ? { insecure: true } : {}),
     ...(options.ota.ca ? { ca: options.ota.ca } : {}),
     ...(options.ota.checkpointBytes ? { checkpointBytes: options.ota.checkpointBytes } : {}),
+    policyMemory: { get: () => meta.get('ota_policy'), set: (p) => meta.set('ota_policy', p) },
     language: () => settings()?.device.language ?? 'en',
     ...(options.onOtaEvent ? { onEvent: options.onOtaEvent } : {}),
     logger,

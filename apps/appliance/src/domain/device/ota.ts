@@ -98,6 +98,11 @@ export interface OtaServiceOptions {
    * only through them).
    */
   requireImageSha256?: boolean;
+  /**
+   * Keeps the trust policy of the last check (certificate, image hashes, downgrades, hardware); when
+   * it changes, the packages refused under the old one are forgotten and may be offered again.
+   */
+  policyMemory?: { get(): string | undefined; set(policy: string): void };
   /** Durable checkpoint interval of the partial download (default 256 KiB). */
   checkpointBytes?: number;
   /** Extra CA for the package server; `insecure` mirrors the vendor's curl -k (logged). */
@@ -180,16 +185,16 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
   let controller: AbortController | null = null;
   let running: Promise<unknown> | null = null;
 
-  async function update(kind: UpdateKind, d: UpdateDescriptor, signal: AbortSignal): Promise<boolean> {
+  const otaLogger = {
+    info: (m: string) => logger.info(`ota: ${m}`),
+    warn: (m: string) => logger.warn(`ota: ${m}`),
+  };
+
+  // The package path with a memory (@waved/swu-ota): refusals by MD5 and descriptor, the record
+  // of a complete package, and a partial download that belongs to the MD5 and not to the URL.
+  function storeFor(kind: UpdateKind, onProgress?: (p: DownloadProgress) => void) {
     const name = packageName(kind);
-    const otaLogger = {
-      info: (m: string) => logger.info(`ota: ${m}`),
-      warn: (m: string) => logger.warn(`ota: ${m}`),
-    };
-    let lastTenth = -1;
-    // The package path with a memory (@waved/swu-ota): refusals by MD5 and descriptor, the record
-    // of a complete package, and a partial download that belongs to the MD5 and not to the URL.
-    const store = createPackageStore({
+    return createPackageStore({
       dest: path.join(options.packageDir, `${name}.swu`),
       refusalsFile: path.join(options.packageDir, `${name}.refused.json`),
       name,
@@ -199,16 +204,43 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
       ...(options.ca ? { ca: options.ca } : {}),
       ...(options.insecure ? { insecure: true } : {}),
       progressIntervalMs: 100,
-      onProgress: (p: DownloadProgress) => {
-        const bar = formatProgressLine(p.received, p.total).trimEnd();
-        emit({ type: 'progress', kind, received: p.received, total: p.total, percent: p.percent, bar });
-        const tenth = p.percent === undefined ? -1 : Math.floor(p.percent / 10);
-        if (tenth > lastTenth) {
-          lastTenth = tenth;
-          logger.info(`ota: ${name} ${bar}`);
-        }
-      },
+      ...(onProgress ? { onProgress } : {}),
       logger: otaLogger,
+    });
+  }
+
+  /**
+   * A package refused under one trust policy may pass under another (a certificate installed, the
+   * hash requirement or the downgrade rule changed): the refusals are forgotten when it changes.
+   */
+  async function followPolicy(): Promise<void> {
+    if (!options.policyMemory) return;
+    const policy = JSON.stringify({
+      certificate: options.certificate ?? null,
+      requireImageSha256: options.requireImageSha256 !== false,
+      allowDowngrade: options.allowDowngrade === true,
+      hardware: options.hardware ?? null,
+    });
+    const was = options.policyMemory.get();
+    if (was === policy) return;
+    if (was !== undefined) {
+      for (const kind of UPDATE_KINDS) await storeFor(kind).forget();
+      logger.info('ota: the update policy changed; packages refused under the old one may be offered again');
+    }
+    options.policyMemory.set(policy);
+  }
+
+  async function update(kind: UpdateKind, d: UpdateDescriptor, signal: AbortSignal): Promise<boolean> {
+    const name = packageName(kind);
+    let lastTenth = -1;
+    const store = storeFor(kind, (p: DownloadProgress) => {
+      const bar = formatProgressLine(p.received, p.total).trimEnd();
+      emit({ type: 'progress', kind, received: p.received, total: p.total, percent: p.percent, bar });
+      const tenth = p.percent === undefined ? -1 : Math.floor(p.percent / 10);
+      if (tenth > lastTenth) {
+        lastTenth = tenth;
+        logger.info(`ota: ${name} ${bar}`);
+      }
     });
     const before = await store.refusal(d).catch(() => undefined);
     if (before) {
@@ -354,6 +386,11 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
     try {
       emit({ type: 'checking' });
       await telemetry.track('check_update', {});
+      await followPolicy().catch((error: unknown) =>
+        logger.warn(
+          `ota: the refusals of the old update policy were not forgotten: ${(error as Error).message}`,
+        ),
+      );
       for (const kind of UPDATE_KINDS) {
         if (signal.aborted) break;
         let descriptor: UpdateDescriptor | null;
