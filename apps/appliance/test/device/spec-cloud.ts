@@ -24,8 +24,11 @@ export interface SeenRequest {
 /** A package the fake serves under `{cloud_url}/app/v1/common/package/<name>`, with Range (curl -C -). */
 export interface ServedPackage {
   data: Buffer;
-  /** Close the connection after this many body bytes, once (a cut download). */
-  cutAfter?: number;
+  /** Send this many body bytes, once, then hold the connection open until `cut()`. */
+  holdAfter?: number;
+  /** While true, GETs of the package are answered 503. */
+  down?: boolean;
+  held?: http.ServerResponse;
 }
 
 /** What a check answers: a B1 descriptor (`download_url` may be a package name), or nothing (204). */
@@ -51,6 +54,8 @@ export interface SpecCloud {
   uploads: Map<string, Buffer>;
   /** The base URLs of every area, in the shape of the device profile's `[cloud]` tables. */
   hosts(): Record<Env, Record<Region, Record<Service, string>>>;
+  /** Cuts the held download of a package (a lost connection); the server is then down (503). */
+  cut(name: string): void;
   /** GETs of a package, by name. */
   packageGets(name: string): SeenRequest[];
   close(): Promise<void>;
@@ -173,6 +178,7 @@ export async function startSpecCloud(): Promise<SpecCloud> {
         where('cloud');
         const pkg = packages.get(pkgName);
         if (!pkg) return send(404);
+        if (pkg.down) return send(503);
         const range = /^bytes=(\d+)-$/.exec(r.headers.range ?? '');
         const from = range ? Number(range[1]) : 0;
         const body = pkg.data.subarray(from);
@@ -182,10 +188,10 @@ export async function startSpecCloud(): Promise<SpecCloud> {
           'accept-ranges': 'bytes',
           ...(range ? { 'content-range': `bytes ${from}-${pkg.data.length - 1}/${pkg.data.length}` } : {}),
         });
-        if (pkg.cutAfter !== undefined && pkg.cutAfter < body.length) {
-          const cut = pkg.cutAfter;
-          delete pkg.cutAfter;
-          res.write(body.subarray(0, cut), () => setTimeout(() => res.destroy(), 20));
+        if (pkg.holdAfter !== undefined && pkg.holdAfter < body.length) {
+          res.write(body.subarray(0, pkg.holdAfter));
+          delete pkg.holdAfter;
+          pkg.held = res;
           return;
         }
         res.end(body);
@@ -332,6 +338,13 @@ export async function startSpecCloud(): Promise<SpecCloud> {
         }
       }
       return table;
+    },
+    cut(name) {
+      const pkg = packages.get(name);
+      if (!pkg) return;
+      pkg.down = true;
+      pkg.held?.destroy();
+      delete pkg.held;
     },
     packageGets: (name) =>
       seen.filter((s) => s.method === 'GET' && s.path.split('?')[0] === `/app/v1/common/package/${name}`),
