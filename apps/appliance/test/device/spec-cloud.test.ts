@@ -355,6 +355,12 @@ describe('the device application against a cloud written from the specification'
     expect(chunks).toEqual([0, 65_536, 131_072, 131_072, 196_608, 262_144]);
     const starts = cloud.seen.filter((s) => s.path === '/summary-service/meeting/file/upload/start');
     expect(starts).toHaveLength(2);
+    // then the completion and the transcription trigger, once each
+    const after = cloud.seen.map((s) => s.path).filter((p) => /file\/complete|transcription\/start/.test(p));
+    expect(after).toEqual([
+      '/summary-service/meeting/file/complete',
+      '/summary-service/meeting/transcription/start',
+    ]);
     const bytes = fs.readFileSync(dir.join('upload', 'recordings', 'default', file!.fileName));
     expect(
       Buffer.concat([...cloud.uploads.values()].filter((b) => b.length === bytes.length)).equals(bytes),
@@ -397,7 +403,7 @@ describe('the device application against a cloud written from the specification'
     }
   }
 
-  it('a country change takes effect at the next session: checks, uploads and telemetry move with it', async () => {
+  it('a country change takes effect at the next session: the checks, the session and telemetry move with it', async () => {
     settings.device.country = 'DE';
     const { app } = await device('moving');
     await app.start();
