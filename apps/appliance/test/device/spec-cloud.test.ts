@@ -58,6 +58,7 @@ describe('the device application against a cloud written from the specification'
       environment?: Env;
       requireImageSha256?: boolean;
       audio?: DeviceAppOptions['audio'];
+      asrEngine?: DeviceAppOptions['asrEngine'];
     } = {},
   ): Promise<Device> {
     const events: OtaEvent[] = [];
@@ -79,6 +80,7 @@ describe('the device application against a cloud written from the specification'
       },
       cloud: { urls: cloud.hosts(), environment: o.environment ?? 'production', retry: { retries: 0 } },
       audio: o.audio ?? createGeneratedCapture({ chunkMs: 50 }),
+      ...(o.asrEngine ? { asrEngine: o.asrEngine } : {}),
       battery: { read: async () => o.battery ?? 90 },
       ota: {
         run: fakeSwupdateRunner(installs),
@@ -366,6 +368,57 @@ describe('the device application against a cloud written from the specification'
       Buffer.concat([...cloud.uploads.values()].filter((b) => b.length === bytes.length)).equals(bytes),
     ).toBe(true);
     await app.stop();
+    expect(cloud.problems).toEqual([]);
+  });
+
+  it('during transcription the meeting notices reach the cloud: ASR notice, word sync, dot notice', async () => {
+    // an engine that hears one final sentence just after it opens
+    const asrEngine: NonNullable<DeviceAppOptions['asrEngine']> = {
+      open: async (_info, config, listener) => {
+        setTimeout(
+          () =>
+            listener.subtitle({
+              seq: 1,
+              text: 'hello',
+              final: true,
+              startMs: 0,
+              endMs: 400,
+              language: config.language,
+            }),
+          10,
+        );
+      },
+      close: async () => {},
+      pause: async () => {},
+      restart: async () => {},
+      switchType: async () => {},
+      setOnlyTrans: async () => {},
+      feed: () => {},
+    };
+    const { app } = await device('notices', { asrEngine });
+    await app.start();
+    await app.session.establish();
+    cloud.seen.length = 0;
+    await app.initRecording({ mode: 1, language: 'en' });
+    await app.recorder.start();
+    await waitFor(() => cloud.seen.some((x) => x.path === '/summary-service/meeting/words/sync'), {
+      what: 'the words the engine heard',
+    });
+    await app.recorder.mark();
+    await app.recorder.finish();
+    await app.asr.settled();
+    await app.stop();
+    const sent = (p: string) =>
+      cloud.seen
+        .filter((s) => s.path === p)
+        .map((s) => JSON.parse(s.body.toString()) as Record<string, unknown>);
+    expect(sent('/summary-service/meeting/asr/notice').length).toBeGreaterThan(0);
+    expect(sent('/summary-service/meeting/words/sync')).toEqual([
+      expect.objectContaining({ seq: 1, words: [expect.objectContaining({ text: 'hello' })] }),
+    ]);
+    expect(sent('/summary-service/meeting/dot/notice')).toHaveLength(1);
+    for (const s of cloud.seen.filter((x) => x.path.startsWith('/summary-service/meeting/')))
+      expect(s.region).toBe('eu');
     expect(cloud.problems).toEqual([]);
   });
 
