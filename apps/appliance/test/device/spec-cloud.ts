@@ -7,10 +7,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Env = 'production' | 'test';
-export type Region = 'cn' | 'us' | 'eu';
-export type Service = 'cloud' | 'summary' | 'telemetry';
+type Region = 'cn' | 'us' | 'eu';
+type Service = 'cloud' | 'summary' | 'telemetry';
 
-export interface SeenRequest {
+interface SeenRequest {
   method: string;
   environment: Env;
   region: Region;
@@ -22,7 +22,7 @@ export interface SeenRequest {
 }
 
 /** A package the fake serves under `{cloud_url}/app/v1/common/package/<name>`, with Range (curl -C -). */
-export interface ServedPackage {
+interface ServedPackage {
   data: Buffer;
   /** Send this many body bytes, once, then hold the connection open until `cut()`. */
   holdAfter?: number;
@@ -32,7 +32,7 @@ export interface ServedPackage {
 }
 
 /** What a check answers: a B1 descriptor (`download_url` may be a package name), or nothing (204). */
-export type Offer = {
+type Offer = {
   version: string;
   package: string;
   file_md5?: string;
@@ -61,8 +61,8 @@ export interface SpecCloud {
   close(): Promise<void>;
 }
 
-export const SPEC_SERIAL = 'PSP0001';
-export const SPEC_FACTORY_SECRET = 'factory-secret';
+const SPEC_SERIAL = 'PSP0001';
+const SPEC_FACTORY_SECRET = 'factory-secret';
 
 const POST_HEADERS: Record<string, string> = {
   'content-type': 'application/json',
