@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildSwu } from '@waved/swu-ota';
 import { tempDir } from '@waved/test-lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScreens, renderTerminal, type ScreenView } from '../../src/domain/screens/index.js';
@@ -117,6 +118,35 @@ describe('software update screen with the device application', () => {
       buttons: [{ action: 'ok', label: 'OK' }],
     });
     expect(r.last.screen === 'update' && r.last.error).toMatch(/^Battery too low/);
+  });
+
+  it('a package whose images carry no sha256 is refused with its reason, once', async () => {
+    const out = path.join(dir.path, 'nohash.swu');
+    await buildSwu({
+      description:
+        'software = { version = "1.4.5"; images: ( { filename = "rootfs.img"; type = "raw"; device = "/dev/null"; } ); };\n',
+      files: [{ name: 'rootfs.img', data: Buffer.alloc(4096, 1) }],
+      output: out,
+    });
+    h.server.publishUpdate('psp_firmware', { version: '1.4.5', data: fs.readFileSync(out), forced: true });
+    const r = await run(() => null);
+    expect(r.installed).toEqual([]);
+    expect(r.last).toMatchObject({
+      screen: 'update',
+      phase: 'failed',
+      buttons: [{ action: 'ok', label: 'OK' }],
+    });
+    expect(r.last.screen === 'update' && r.last.error).toMatch(
+      /^An image in the update has no SHA-256 checksum/,
+    );
+    expect(received(h.server, 'firmware_install').at(-1)?.params).toMatchObject({
+      version: '1.4.5',
+      result: 'refused',
+      error: 'OTA_SWU_HASH_MISSING',
+    });
+    // the next check (the next Wi-Fi connect) leaves the screen alone
+    const again = await run(() => null);
+    expect(again.views.filter((v) => v.screen === 'update')).toEqual([]);
   });
 
   it('a damaged download (MD5 mismatch) is said plainly, with the refusal', async () => {
