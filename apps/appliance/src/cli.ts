@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import pkg from '../package.json' with { type: 'json' };
 import type { TerminalScreen } from './adapters/system/terminal.js';
 import { createLogger } from './core/log/logger.js';
+import type { PowerOffType } from './domain/device/constants.js';
 import { describePlan, planFeatures, simulatedPlan } from './domain/profile/features.js';
 import { parseProfile } from './domain/profile/parse.js';
 import { DEFAULT_PROFILE_PATH, type DeviceProfile, defaultProfile } from './domain/profile/schema.js';
@@ -204,6 +205,11 @@ interface Common {
   screen: boolean;
 }
 
+/** `power_off_type` of a stop: SIGINT and the quit key are the user's, the rest the system's (docs/decisions.md). */
+function powerOffTypeOf(why: string): PowerOffType {
+  return why === 'SIGINT' || why === 'quit' ? 'user' : 'shutdown';
+}
+
 function stopSignal(common: Common): Promise<string> {
   return new Promise((resolve) => {
     for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(s, () => resolve(s));
@@ -306,7 +312,7 @@ async function start(values: Values, common: Common): Promise<number> {
   }
   const why = await stop;
   logger.info(`stopping (${why})`);
-  await runtime.stop({ powerOffType: 'shutdown' });
+  await runtime.stop({ powerOffType: powerOffTypeOf(why) });
   screen?.close();
   ttyDevice?.close();
   return 0;
@@ -441,7 +447,7 @@ async function sim(values: Values, common: Common): Promise<number> {
   process.stdout.write(`portal: ${portalUrl}\n`);
   const why = await stop;
   logger.info(`stopping (${why})`);
-  await runtime.stop({ powerOffType: 'shutdown' });
+  await runtime.stop({ powerOffType: powerOffTypeOf(why) });
   screen?.close();
   return 0;
 }

@@ -26,7 +26,13 @@ import {
 } from './asr/controller.js';
 import { type BluetoothService, createBluetoothService } from './bluetooth/service.js';
 import { beginRun, endRun } from './boot.js';
-import { PHONE_BOOK_PATH, PID_FILE, POWER_ON_FLAG_FILE, type TranscriptionMode } from './constants.js';
+import {
+  PHONE_BOOK_PATH,
+  PID_FILE,
+  POWER_ON_FLAG_FILE,
+  type PowerOffType,
+  type TranscriptionMode,
+} from './constants.js';
 import {
   type BatteryPort,
   createOtaService,
@@ -137,13 +143,27 @@ export type UiVerificationOutcome =
   | { result: 1 }
   | { result: 0; reason: 'wrong-password' | 'no-password-set' | 'cancelled' | 'timeout' };
 
-/** UI-only telemetry triggers: the screens call these where the user acts. */
+/** The device's own switches the options screen shows (kept in the appliance database). */
+export interface DeviceUiState {
+  /** Recordings and transcription get silence while muted. */
+  micMuted: boolean;
+  speakerMuted: boolean;
+  privacyAgreed: boolean;
+  experienceJoined: boolean;
+}
+
+/**
+ * UI telemetry triggers. The mute switches, the privacy agreement and the experience programme
+ * change the device's state (`uiState`) and report it; the others only report what hardware or a
+ * companion app did.
+ */
 export interface DeviceUiEvents {
   factoryReset(): Promise<void>;
   privacyAgreement(): Promise<void>;
   joinUserExperience(): Promise<void>;
   toggleMicMute(muted: boolean): Promise<void>;
   toggleSpeakerMute(muted: boolean): Promise<void>;
+  uiState(): DeviceUiState;
   enterReverseChargingPage(battery?: number): Promise<void>;
   reverseChargingStart(battery?: number): Promise<void>;
   reverseChargingEnd(battery?: number, durationS?: number): Promise<void>;
@@ -155,7 +175,13 @@ export interface DeviceUiEvents {
 
 export interface DeviceApp {
   start(): Promise<void>;
-  stop(options?: { powerOffType?: string }): Promise<void>;
+  /** A clean stop; `device_power_off` carries `powerOffType` (default `shutdown`) unless a reboot sent it. */
+  stop(options?: { powerOffType?: PowerOffType }): Promise<void>;
+  /** Password recovery (spec Endpoints B): the cloud sends a code to the owner, the device checks it. */
+  readonly passwordRecovery: {
+    sendCode(): Promise<{ sent: boolean }>;
+    verifyCode(code: string): Promise<{ verified: boolean }>;
+  };
   readonly boot: { crashed: boolean; firstStartThisBoot: boolean } | null;
   readonly session: CloudSession;
   readonly telemetry: DeviceTelemetry;
@@ -177,6 +203,7 @@ export interface DeviceApp {
 }
 
 interface SettingsSnapshot {
+  name?: string;
   language: string;
   country: string;
   prompt: boolean;
@@ -187,6 +214,7 @@ interface SettingsSnapshot {
 
 function snapshotOf(s: Settings): SettingsSnapshot {
   return {
+    name: s.device.name,
     language: s.device.language,
     country: s.device.country,
     prompt: s.audio.prompt_tones,
@@ -311,7 +339,16 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     versions,
     battery: options.battery,
     consent: options.ota.consent ?? (async () => false),
-    reboot: options.ota.reboot,
+    // an install reboots the device: it says so before it goes, and the stop that follows does not again
+    reboot: async () => {
+      await powerOff('ota_reboot');
+      try {
+        await options.ota.reboot();
+      } catch (error) {
+        powerOffSent = false;
+        throw error;
+      }
+    },
     removeFile: (file) => files.remove(file),
     packageDir: paths.packageDir ?? path.join(paths.dataDir, 'ota'),
     progressDir: paths.progressDir ?? '/tmp',
@@ -330,10 +367,29 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     now,
   });
 
+  const UI_STATE_KEY = 'ui_state';
+  const uiState = (): DeviceUiState => ({
+    micMuted: false,
+    speakerMuted: false,
+    privacyAgreed: false,
+    experienceJoined: false,
+    ...(JSON.parse(meta.get(UI_STATE_KEY) ?? '{}') as Partial<DeviceUiState>),
+  });
+  const setUiState = (change: Partial<DeviceUiState>) =>
+    meta.set(UI_STATE_KEY, JSON.stringify({ ...uiState(), ...change }));
+  // the microphone switch: a muted device records (and transcribes) silence
+  const audio: AudioCapture = {
+    async *capture(signal) {
+      for await (const chunk of options.audio.capture(signal)) {
+        yield uiState().micMuted ? new Uint8Array(chunk.length) : chunk;
+      }
+    },
+  };
+
   const recStore = stores.recordings;
   const recorder = createMeetingRecorder({
     store: recStore,
-    audio: options.audio,
+    audio,
     telemetry,
     logger,
     now,
@@ -354,6 +410,15 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     logger,
     language: settings()?.device.language ?? 'en',
   });
+
+  let powerOffSent = false;
+  async function powerOff(type: PowerOffType): Promise<void> {
+    const battery = await options.battery.read().catch(() => 'mains' as const);
+    await track('device_power_off', { battery: battery === 'mains' ? 100 : battery, power_off_type: type });
+    powerOffSent = true;
+    logger.info(`device: power off (${type})`);
+    if (session.isReady()) await telemetry.flush().catch(() => {});
+  }
 
   let bluetooth: BluetoothService | null = null;
   let bootInfo: DeviceApp['boot'] = null;
@@ -409,6 +474,20 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     }
     if (prev.locked !== next.locked) await track('password_lock_toggle', { state: next.locked });
     if (prev.autoUpload !== next.autoUpload) await track('upload_to_cloud_toggle', {});
+    if (next.name && prev.name !== next.name) await followName(next.name);
+  }
+
+  /** Phones see the device under its name (`device.name`): `bt_set_name` when it differs. */
+  async function followName(name: string): Promise<void> {
+    const bt = bluetooth;
+    if (!bt) return;
+    try {
+      if ((await bt.module.getName()) === name) return;
+      await bt.setName(name);
+      logger.info(`bluetooth: the module is named ${JSON.stringify(name)}`);
+    } catch (error) {
+      logger.warn(`bluetooth: name not set: ${(error as Error).message}`);
+    }
   }
 
   /** A Wi-Fi connect asks for an update check; it runs once the session is ready. */
@@ -443,10 +522,24 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
 
   const ui: DeviceUiEvents = {
     factoryReset: () => track('factory_reset', {}),
-    privacyAgreement: () => track('privacy_agreement', {}),
-    joinUserExperience: () => track('join_user_experience', {}),
-    toggleMicMute: (state) => track('toggle_mic_mute', { state }),
-    toggleSpeakerMute: (state) => track('toggle_speaker_mute', { state }),
+    privacyAgreement: async () => {
+      setUiState({ privacyAgreed: true });
+      await track('privacy_agreement', {});
+    },
+    joinUserExperience: async () => {
+      setUiState({ experienceJoined: true });
+      await track('join_user_experience', {});
+    },
+    toggleMicMute: async (state) => {
+      setUiState({ micMuted: state });
+      logger.info(`device: microphone ${state ? 'muted' : 'on'}`);
+      await track('toggle_mic_mute', { state });
+    },
+    toggleSpeakerMute: async (state) => {
+      setUiState({ speakerMuted: state });
+      await track('toggle_speaker_mute', { state });
+    },
+    uiState,
     enterReverseChargingPage: (battery) =>
       track('enter_reverse_charging_page', battery === undefined ? {} : { battery }),
     reverseChargingStart: (battery) =>
@@ -477,6 +570,23 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     },
     ui,
     client,
+    passwordRecovery: {
+      async sendCode() {
+        if (!session.isReady()) await session.establish();
+        const r = await client.sendPasswordRecoveryCode();
+        logger.info(
+          `password recovery: ${r.sent ? 'a code was sent to the owner' : 'the cloud sent no code'}`,
+        );
+        return r;
+      },
+      async verifyCode(code) {
+        if (!session.isReady()) await session.establish();
+        const r = await client.verifyPasswordRecoveryCode(code);
+        // the code itself is never logged
+        logger.info(`password recovery: the code was ${r.verified ? 'accepted' : 'not accepted'}`);
+        return r;
+      },
+    },
     async start() {
       if (started) return;
       started = true;
@@ -532,10 +642,14 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
             ? { probeIntervalMs: options.bluetooth.probeIntervalMs }
             : {}),
         });
-        bluetooth
-          .info()
-          .then((i) => logger.info(`bluetooth: module ${i.name} ${i.version} (${i.mac})`))
-          .catch((error) => logger.warn(`bluetooth: ${(error as Error).message}`));
+        const name = settings()?.device.name;
+        background(
+          'bluetooth',
+          bluetooth.info().then(async (i) => {
+            logger.info(`bluetooth: module ${i.name} ${i.version} built ${i.buildtime} (${i.mac})`);
+            if (name && name !== i.name) await followName(name);
+          }),
+        );
       }
       const details = bus.last('ConnectionDetails');
       if (details?.ssid && details.ipv4) {
@@ -558,12 +672,8 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
       if (asr.state !== 'closed') await asr.closeAsrFeature().catch(() => {});
       await asr.settled();
       await uploader.idle();
-      const battery = await options.battery.read().catch(() => 'mains' as const);
-      await track('device_power_off', {
-        battery: battery === 'mains' ? 100 : battery,
-        power_off_type: powerOffType,
-      });
-      if (session.isReady()) await telemetry.flush();
+      if (!powerOffSent) await powerOff(powerOffType);
+      else if (session.isReady()) await telemetry.flush();
       await telemetry.close();
       await bluetooth?.close();
       if (!('client' in cloud)) await client.close();
