@@ -46,6 +46,7 @@ import type { DeviceStores, StorageSizes } from './ports.js';
 import type { AudioCapture } from './recording/audio.js';
 import { createMeetingRecorder, type MeetingRecorder, type RecordingInfo } from './recording/recorder.js';
 import { createUploader, type Uploader } from './recording/uploader.js';
+import { createPasswordRecovery, type PasswordRecovery } from './recovery.js';
 import { type CloudSession, createCloudSession } from './session.js';
 import { createDeviceTelemetry, type DeviceTelemetry } from './telemetry.js';
 
@@ -178,10 +179,7 @@ export interface DeviceApp {
   /** A clean stop; `device_power_off` carries `powerOffType` (default `shutdown`) unless a reboot sent it. */
   stop(options?: { powerOffType?: PowerOffType }): Promise<void>;
   /** Password recovery (spec Endpoints B): the cloud sends a code to the owner, the device checks it. */
-  readonly passwordRecovery: {
-    sendCode(): Promise<{ sent: boolean }>;
-    verifyCode(code: string): Promise<{ verified: boolean }>;
-  };
+  readonly passwordRecovery: PasswordRecovery;
   readonly boot: { crashed: boolean; firstStartThisBoot: boolean } | null;
   readonly session: CloudSession;
   readonly telemetry: DeviceTelemetry;
@@ -570,23 +568,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     },
     ui,
     client,
-    passwordRecovery: {
-      async sendCode() {
-        if (!session.isReady()) await session.establish();
-        const r = await client.sendPasswordRecoveryCode();
-        logger.info(
-          `password recovery: ${r.sent ? 'a code was sent to the owner' : 'the cloud sent no code'}`,
-        );
-        return r;
-      },
-      async verifyCode(code) {
-        if (!session.isReady()) await session.establish();
-        const r = await client.verifyPasswordRecoveryCode(code);
-        // the code itself is never logged
-        logger.info(`password recovery: the code was ${r.verified ? 'accepted' : 'not accepted'}`);
-        return r;
-      },
-    },
+    passwordRecovery: createPasswordRecovery({ client, session, logger }),
     async start() {
       if (started) return;
       started = true;
