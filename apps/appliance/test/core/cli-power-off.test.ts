@@ -11,7 +11,7 @@ import { buildCli } from '../helpers/build.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(root, 'bin/waved.js');
 
-describe('waved sim: device_power_off on SIGINT', () => {
+describe('waved sim: settings telemetry from the portal, and device_power_off on SIGINT', () => {
   const dir = tempDir('waved-power-off-');
   const kill: Array<() => void> = [];
   beforeAll(() => buildCli(), 60_000);
@@ -20,7 +20,7 @@ describe('waved sim: device_power_off on SIGINT', () => {
     dir.remove();
   });
 
-  it('SIGINT after the cloud session is up: the cloud receives device_power_off with power_off_type user', async () => {
+  it('portal saves are reported; SIGINT after the cloud session is up sends device_power_off with power_off_type user', async () => {
     const server = createCloudServer({ devices: [{ serial: 'SIM0001', secret: 'sim-factory-secret' }] });
     const cloud = await server.listen({ host: '127.0.0.1', port: 0 });
     const port = await freePort();
@@ -42,6 +42,8 @@ describe('waved sim: device_power_off on SIGINT', () => {
         dir.join('config.toml'),
         '--exit-after',
         '170000',
+        '--log-level',
+        '5',
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -60,17 +62,26 @@ describe('waved sim: device_power_off on SIGINT', () => {
         }),
       ]);
     await until(() => /setup network Device-[0-9A-F]{4} is up/.test(err), 'the setup network');
-    const form = await (await fetch(`http://127.0.0.1:${port}/`)).text();
-    const csrf =
-      /name="csrf"[^>]*value="([^"]+)"/.exec(form)?.[1] ?? /value="([^"]+)"[^>]*name="csrf"/.exec(form)?.[1];
-    const saved = await fetch(`http://127.0.0.1:${port}/save-connect`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({
-        csrf: csrf!,
-        'wifi.ssid': 'Home',
-        'wifi.passphrase': 'correct horse',
-      }).toString(),
+    const post = async (path: string, fields: Record<string, string>) => {
+      const form = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+      const csrf =
+        /name="csrf"[^>]*value="([^"]+)"/.exec(form)?.[1] ??
+        /value="([^"]+)"[^>]*name="csrf"/.exec(form)?.[1];
+      return fetch(`http://127.0.0.1:${port}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: new URLSearchParams({ csrf: csrf!, ...fields }).toString(),
+      });
+    };
+    // the user changes settings on the portal with the network: each change is a telemetry event
+    const saved = await post('/save-connect', {
+      'wifi.ssid': 'Home',
+      'wifi.passphrase': 'correct horse',
+      'device.language': 'fr',
+      'device.country': 'DE',
+      'audio.prompt_tones': 'off',
+      'storage.auto_upload': 'off',
+      'security.device_password': '4821',
     });
     expect(saved.status).toBe(200);
     await until(() => err.includes('cloud: session ready'), 'the cloud session');
@@ -82,6 +93,16 @@ describe('waved sim: device_power_off on SIGINT', () => {
       // the simulator's battery gauge reads 80 %
       expect.objectContaining({ power_off_type: 'user', battery: 80 }),
     ]);
+    const one = (name: string) =>
+      server
+        .telemetry()
+        .filter((e) => e.event === name)
+        .map((e) => e.params);
+    expect(one('set_language_region')).toEqual([expect.objectContaining({ language: 'fr', region: 'DE' })]);
+    expect(one('prompt_tone_setting')).toEqual([expect.objectContaining({ enabled: false })]);
+    expect(one('password_lock_toggle')).toEqual([expect.objectContaining({ state: true })]);
+    expect(one('upload_to_cloud_toggle')).toHaveLength(1);
+    expect(err).not.toContain('4821');
     await cloud.close();
   }, 150_000);
 });
