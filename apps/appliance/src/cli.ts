@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import pkg from '../package.json' with { type: 'json' };
 import type { TerminalScreen } from './adapters/system/terminal.js';
 import { createLogger } from './core/log/logger.js';
+import type { PowerOffType } from './domain/device/constants.js';
 import { describePlan, planFeatures, simulatedPlan } from './domain/profile/features.js';
 import { parseProfile } from './domain/profile/parse.js';
 import { DEFAULT_PROFILE_PATH, type DeviceProfile, defaultProfile } from './domain/profile/schema.js';
@@ -24,6 +25,9 @@ Usage:
   waved start [options]   run on the device (root; see docs/device.md)
   waved check [options]   print what will run and what is missing (exit 0 or 1)
   waved sim   [options]   run on a simulated radio (what \`npm start\` runs)
+  waved password recover --send-code | --verify-code <code> [--profile <file>]
+                          forgotten device password: the cloud sends a code to the owner; a code
+                          it accepts removes the password (restart waved to apply it)
   waved --version | --help
 
 Options for all:
@@ -108,6 +112,8 @@ const OPTIONS = {
   'step-limit': { type: 'string' },
   'setup-timeout': { type: 'string' },
   'scan-wait': { type: 'string' },
+  'send-code': { type: 'boolean' },
+  'verify-code': { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parse>['values'];
@@ -202,6 +208,11 @@ interface Common {
   logLevel: number;
   exitAfter?: number;
   screen: boolean;
+}
+
+/** `power_off_type` of a stop: SIGINT and the quit key are the user's, the rest the system's (docs/decisions.md). */
+function powerOffTypeOf(why: string): PowerOffType {
+  return why === 'SIGINT' || why === 'quit' ? 'user' : 'shutdown';
 }
 
 function stopSignal(common: Common): Promise<string> {
@@ -306,10 +317,59 @@ async function start(values: Values, common: Common): Promise<number> {
   }
   const why = await stop;
   logger.info(`stopping (${why})`);
-  await runtime.stop({ powerOffType: 'shutdown' });
+  await runtime.stop({ powerOffType: powerOffTypeOf(why) });
   screen?.close();
   ttyDevice?.close();
   return 0;
+}
+
+/** `waved password recover`: password recovery against the profile's cloud (spec Endpoints B). */
+async function password(values: Values, positionals: string[], common: Common): Promise<number> {
+  if (positionals[1] !== 'recover' || positionals.length > 2) {
+    throw new UsageError('use waved password recover --send-code, or --verify-code <code>');
+  }
+  const code = values['verify-code'];
+  if (!!values['send-code'] === (code !== undefined)) {
+    throw new UsageError('password recover takes one of --send-code and --verify-code <code>');
+  }
+  // the code is not echoed: it goes to the cloud and nowhere else
+  if (code !== undefined && !/^[A-Za-z0-9]{4,12}$/.test(code)) {
+    throw new UsageError('--verify-code takes the code as it was received: 4 to 12 letters or digits');
+  }
+  const file = path_(values, 'profile') ?? DEFAULT_PROFILE_PATH;
+  const { profile, note } = loadProfile(file, values.profile !== undefined);
+  const { logger } = createLogger({ level: common.logLevel, write: (line) => process.stderr.write(line) });
+  if (note) logger.warn(note);
+  const { openSystemPasswordRecovery } = await import('./adapters/system/recovery.js');
+  let recovery: Awaited<ReturnType<typeof openSystemPasswordRecovery>>;
+  try {
+    recovery = await openSystemPasswordRecovery(profile, logger);
+  } catch (error) {
+    throw new FatalError(`password recovery: ${(error as Error).message}`);
+  }
+  try {
+    if (code === undefined) {
+      const { sent } = await recovery.sendCode();
+      process.stdout.write(
+        sent ? 'a recovery code was sent to the device owner\n' : 'the cloud did not send a recovery code\n',
+      );
+      return sent ? 0 : 1;
+    }
+    const { verified } = await recovery.verifyCode(code);
+    if (!verified) {
+      process.stdout.write('the recovery code was not accepted\n');
+      return 1;
+    }
+    await recovery.clearDevicePassword();
+    process.stdout.write(
+      'the recovery code was accepted: the device password is removed (restart waved to apply it)\n',
+    );
+    return 0;
+  } catch (error) {
+    throw new FatalError(`password recovery: ${(error as Error).message}`);
+  } finally {
+    await recovery.close().catch(() => {});
+  }
 }
 
 /** Binds and releases a TCP port on loopback: a port in use is a fatal start error, found before any banner. */
@@ -441,7 +501,7 @@ async function sim(values: Values, common: Common): Promise<number> {
   process.stdout.write(`portal: ${portalUrl}\n`);
   const why = await stop;
   logger.info(`stopping (${why})`);
-  await runtime.stop({ powerOffType: 'shutdown' });
+  await runtime.stop({ powerOffType: powerOffTypeOf(why) });
   screen?.close();
   return 0;
 }
@@ -459,8 +519,9 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(HELP);
       return 0;
     }
-    if (command === undefined) throw new UsageError('a command is needed: start, check or sim');
-    if (positionals.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}`);
+    if (command === undefined) throw new UsageError('a command is needed: start, check, sim or password');
+    if (positionals.length > 1 && command !== 'password')
+      throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}`);
     const common: Common = {
       logLevel: int(values, 'log-level', 0, 5, 3),
       ...(values['exit-after'] !== undefined
@@ -471,7 +532,8 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'sim') return await sim(values, common);
     if (command === 'start') return await start(values, common);
     if (command === 'check') return await check(values);
-    throw new UsageError(`unknown command ${JSON.stringify(command)}: use start, check or sim`);
+    if (command === 'password') return await password(values, positionals, common);
+    throw new UsageError(`unknown command ${JSON.stringify(command)}: use start, check, sim or password`);
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`waved: ${error.message} (see waved --help)\n`);

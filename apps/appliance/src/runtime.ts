@@ -17,6 +17,7 @@ import type {
   DevicePaths,
 } from './domain/device/app.js';
 import type { AsrEngine } from './domain/device/asr/controller.js';
+import type { PowerOffType } from './domain/device/constants.js';
 import type { BatteryPort } from './domain/device/ota.js';
 import type { DeviceStores, StorageSizes } from './domain/device/ports.js';
 import type { AudioCapture } from './domain/device/recording/audio.js';
@@ -141,7 +142,7 @@ export interface Runtime {
   device(): DeviceApp | null;
   start(): Promise<RuntimeInfo>;
   /** A clean stop: the AP torn down, `device_power_off` sent, everything closed. Idempotent. */
-  stop(options?: { powerOffType?: string }): Promise<void>;
+  stop(options?: { powerOffType?: PowerOffType }): Promise<void>;
   /**
    * After a crash: tears the AP down without trusting the state machines (hostapd stopped, its
    * config removed, the station restored), each step bounded. Never throws.
@@ -202,6 +203,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       verify: (pin) => device?.verifyDevicePassword(pin) ?? { result: 0 },
       report: (outcome) => device?.reportUiVerification(outcome),
     },
+    device: { bluetooth: () => device?.bluetooth ?? null, ui: () => device?.ui ?? null },
   });
 
   const clockSync = adapters.clock
@@ -329,6 +331,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       ...a.tuning,
     });
     await device.start();
+    // the menu offers Bluetooth and Sound and privacy now
+    screens.refresh();
   }
 
   const runtime: Runtime = {

@@ -18,11 +18,20 @@ export interface SimBtModuleOptions {
   version?: string;
   mac?: readonly number[];
   contacts?: readonly SimContact[];
+  buildtime?: string;
 }
 
 export interface SimBtModule {
   /** Commands received, by id, in order. */
   readonly received: number[];
+  /** The name phones see (`bt_set_name` changes it). */
+  readonly name: string;
+  /** Off after `bt_close_switch`, on after `bt_open_switch`. */
+  readonly enabled: boolean;
+  /** `bt_reconnect_switch`, `bt_switch_mode` and the configuration commands as last received. */
+  readonly settings: { reconnect: boolean | null; mode: number | null; config: Map<number, Buffer> };
+  /** A phone asks to connect: `bt_connect_reply` with 1 connects it, 0 turns it away. */
+  requestConnect(name: string): void;
   connectPhone(name: string): void;
   disconnectPhone(): void;
   incomingCall(number: string): void;
@@ -61,6 +70,14 @@ export function attachSimBtModule(port: SimModulePort, options: SimBtModuleOptio
   const decoder = createFrameDecoder();
   const received: number[] = [];
   let phone: string | null = null;
+  let asking: string | null = null;
+  let name = options.name ?? 'waved-sim';
+  let enabled = true;
+  const settings = {
+    reconnect: null as boolean | null,
+    mode: null as number | null,
+    config: new Map<number, Buffer>(),
+  };
   const reply = (cmd: number, data: Uint8Array = new Uint8Array(0)) =>
     port.write(encodeFrame({ type: 2, payload: Buffer.concat([Buffer.from([cmd]), Buffer.from(data)]) }));
   const event = (id: number, data: Uint8Array = new Uint8Array(0)) =>
@@ -70,19 +87,68 @@ export function attachSimBtModule(port: SimModulePort, options: SimBtModuleOptio
     for (const frame of decoder.push(chunk).frames) {
       if (frame.type !== 1 || frame.payload.length === 0) continue;
       const cmd = frame.payload[0] as number;
+      const data = Buffer.from(frame.payload.subarray(1));
       received.push(cmd);
+      if (cmd >= 0x18 && cmd <= 0x1e) {
+        settings.config.set(cmd, data);
+        reply(cmd, Buffer.concat([Buffer.from([0]), data]));
+        continue;
+      }
       switch (cmd) {
+        case BT_COMMANDS.connectReply: {
+          const who = asking;
+          asking = null;
+          reply(cmd, Buffer.from([who ? 0 : 1]));
+          if (who && data[0] === 1) connect(who);
+          break;
+        }
+        case BT_COMMANDS.disconnect:
+          reply(cmd, Buffer.from([phone ? 0 : 1]));
+          if (phone) disconnect();
+          break;
+        case BT_COMMANDS.closeSwitch:
+          enabled = false;
+          reply(cmd, Buffer.from([0]));
+          if (phone) disconnect();
+          break;
+        case BT_COMMANDS.openSwitch:
+          enabled = true;
+          reply(cmd, Buffer.from([0]));
+          break;
+        case BT_COMMANDS.reconnectSwitch:
+          settings.reconnect = data[0] === 1;
+          reply(cmd, Buffer.from([0]));
+          break;
+        case BT_COMMANDS.switchMode:
+          settings.mode = data[0] ?? null;
+          reply(cmd, Buffer.from([0]));
+          break;
+        case BT_COMMANDS.repair:
+          reply(cmd, Buffer.from([0]));
+          if (phone) disconnect();
+          break;
+        case BT_COMMANDS.setName:
+          name = data.toString('utf8');
+          reply(cmd, Buffer.from([0]));
+          break;
+        case BT_COMMANDS.getBuildtime:
+        case BT_COMMANDS.getBuildtime2:
+          reply(cmd, Buffer.from(options.buildtime ?? '2026-01-15 10:30'));
+          break;
+        case BT_COMMANDS.getPbapStatus:
+          reply(cmd, Buffer.from([phone ? 1 : 0]));
+          break;
         case BT_COMMANDS.getVersion:
           reply(cmd, Buffer.from(options.version ?? 'SIM-BT 1.0.3'));
           break;
         case BT_COMMANDS.getName:
-          reply(cmd, Buffer.from(options.name ?? 'waved-sim'));
+          reply(cmd, Buffer.from(name));
           break;
         case BT_COMMANDS.getMac:
           reply(cmd, Buffer.from(options.mac ?? [0x02, 0x00, 0x5e, 0x10, 0x20, 0x30]));
           break;
         case BT_COMMANDS.getStatus:
-          reply(cmd, Buffer.from([phone ? 1 : 0]));
+          reply(cmd, Buffer.from([enabled ? (phone ? 2 : 1) : 0]));
           break;
         case BT_COMMANDS.getPhoneBook: {
           if (!phone) {
@@ -100,17 +166,30 @@ export function attachSimBtModule(port: SimModulePort, options: SimBtModuleOptio
       }
     }
   };
+  function connect(who: string) {
+    phone = who;
+    event(BT_EVENTS.connected, Buffer.from(who, 'utf8'));
+  }
+  function disconnect() {
+    phone = null;
+    event(BT_EVENTS.disconnected);
+  }
   port.on('data', onData);
   return {
     received,
-    connectPhone(name) {
-      phone = name;
-      event(BT_EVENTS.connected, Buffer.from(name, 'utf8'));
+    get name() {
+      return name;
     },
-    disconnectPhone() {
-      phone = null;
-      event(BT_EVENTS.disconnected);
+    get enabled() {
+      return enabled;
     },
+    settings,
+    requestConnect(who) {
+      asking = who;
+      event(BT_EVENTS.connectRequest, Buffer.from(who, 'utf8'));
+    },
+    connectPhone: connect,
+    disconnectPhone: disconnect,
     incomingCall(number) {
       event(BT_EVENTS.incomingCall, Buffer.from(number, 'ascii'));
     },

@@ -47,11 +47,46 @@ lab.describe('Bluetooth service over a socat pty pair', () => {
     dir.remove();
   });
 
-  it('reads the module information', async () => {
+  it('reads the module information, and names the module after the device', async () => {
     const bt = app.bluetooth!;
-    expect(await bt.info()).toEqual({ version: 'SIM-BT 1.0.3', name: 'waved-sim', mac: '02:00:5e:10:20:30' });
-    // bt_get_version, bt_get_name, bt_get_mac as type-1 frames (the app asked too, at start)
-    expect([...new Set(sim.received)].sort((a, b) => a - b)).toEqual([0x09, 0x0a, 0x0d]);
+    // the device is named `waved` (settings): at start the module was renamed from `waved-sim`
+    await waitFor(() => sim.name === 'waved', { what: 'bt_set_name at start' });
+    expect(await bt.info()).toEqual({
+      version: 'SIM-BT 1.0.3',
+      name: 'waved',
+      mac: '02:00:5e:10:20:30',
+      buildtime: '2026-01-15 10:30',
+    });
+    // bt_get_mac, bt_get_name, bt_get_version, bt_get_buildtime, bt_set_name as type-1 frames
+    expect([...new Set(sim.received)].sort((a, b) => a - b)).toEqual([0x09, 0x0a, 0x0d, 0x10, 0x16]);
+  });
+
+  it('a phone that asks to connect is accepted with bt_connect_reply, and bluetooth_connect reaches the cloud', async () => {
+    const bt = app.bluetooth!;
+    const asked = new Promise<{ deviceName: string }>((r) => bt.once('connectRequest', r));
+    sim.requestConnect('Nokia of Bob');
+    expect(await asked).toEqual({ deviceName: 'Nokia of Bob' });
+    expect(bt.pendingRequest).toBe('Nokia of Bob');
+    await bt.answerConnectRequest(true);
+    await waitFor(() => bt.connected, { what: 'the connect event' });
+    expect(await bt.status()).toMatchObject({
+      status: 2,
+      pbapStatus: 1,
+      connected: true,
+      deviceName: 'Nokia of Bob',
+    });
+    await bt.disconnect();
+    await waitFor(() => !bt.connected, { what: 'the disconnect event' });
+    await waitFor(async () => {
+      await app.telemetry.flush();
+      return received(h.server, 'bluetooth_connect').length === 2;
+    });
+    expect(
+      received(h.server, 'bluetooth_connect').map((e) => [e.params.connected, e.params.device_name]),
+    ).toEqual([
+      [true, 'Nokia of Bob'],
+      [false, undefined],
+    ]);
   });
 
   it('downloads the phone book (PBAP, file 0600) once a phone is connected, and searches it by number', async () => {
@@ -83,8 +118,13 @@ lab.describe('Bluetooth service over a socat pty pair', () => {
       await app.telemetry.flush();
       return received(h.server, 'call_end').length === 1;
     });
-    expect(received(h.server, 'bluetooth_connect').map((e) => e.params.connected)).toEqual([true, false]);
-    expect(received(h.server, 'bluetooth_connect')[0]?.params.device_name).toBe('Pixel of Ada');
+    expect(received(h.server, 'bluetooth_connect').map((e) => e.params.connected)).toEqual([
+      true,
+      false,
+      true,
+      false,
+    ]);
+    expect(received(h.server, 'bluetooth_connect')[2]?.params.device_name).toBe('Pixel of Ada');
     expect(received(h.server, 'call_answer')).toHaveLength(1);
   });
 

@@ -12,8 +12,23 @@ const LOCALE_DIR = path.join(import.meta.dirname, '../../src/i18n/locales');
  * else equal to English with a real word in it is a translation that was forgotten.
  */
 const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
-  de: ['screen.wifi.status', 'update.firmware', 'group.audio'],
-  fr: ['screen.menu.title', 'group.audio', 'field.audio.volume', 'portal.signal.excellent'],
+  de: [
+    'screen.wifi.status',
+    'update.firmware',
+    'group.audio',
+    'screen.bt.name',
+    'screen.bt.status',
+    'screen.bt.version',
+  ],
+  fr: [
+    'screen.menu.title',
+    'group.audio',
+    'field.audio.volume',
+    'portal.signal.excellent',
+    'screen.bt.contacts',
+    'screen.bt.version',
+    'screen.options.mic',
+  ],
   es: ['update.firmware', 'group.audio'],
   it: [
     'screen.menu.title',
@@ -31,6 +46,7 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
     'update.model',
     'group.audio',
     'field.audio.volume',
+    'screen.bt.status',
   ],
   pl: ['screen.menu.title', 'update.model'],
   pt: ['screen.menu.title', 'update.firmware', 'field.audio.volume'],
@@ -42,7 +58,7 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
 function words(pattern: string): string[] {
   const text = pattern
     .replace(/\{[^{}]*\}/g, ' ')
-    .replace(/\b(PC Link|Wi-Fi|IPv4|waved|MD5|DHCP|USB|Webhook)\b/g, ' ');
+    .replace(/\b(PC Link|Wi-Fi|Bluetooth|IPv4|waved|MD5|DHCP|USB|Webhook)\b/g, ' ');
   return text.match(/\p{L}{4,}/gu) ?? [];
 }
 

@@ -26,7 +26,13 @@ import {
 } from './asr/controller.js';
 import { type BluetoothService, createBluetoothService } from './bluetooth/service.js';
 import { beginRun, endRun } from './boot.js';
-import { PHONE_BOOK_PATH, PID_FILE, POWER_ON_FLAG_FILE, type TranscriptionMode } from './constants.js';
+import {
+  PHONE_BOOK_PATH,
+  PID_FILE,
+  POWER_ON_FLAG_FILE,
+  type PowerOffType,
+  type TranscriptionMode,
+} from './constants.js';
 import {
   type BatteryPort,
   createOtaService,
@@ -40,6 +46,7 @@ import type { DeviceStores, StorageSizes } from './ports.js';
 import type { AudioCapture } from './recording/audio.js';
 import { createMeetingRecorder, type MeetingRecorder, type RecordingInfo } from './recording/recorder.js';
 import { createUploader, type Uploader } from './recording/uploader.js';
+import { createPasswordRecovery, type PasswordRecovery } from './recovery.js';
 import { type CloudSession, createCloudSession } from './session.js';
 import { createDeviceTelemetry, type DeviceTelemetry } from './telemetry.js';
 
@@ -138,13 +145,27 @@ export type UiVerificationOutcome =
   | { result: 1 }
   | { result: 0; reason: 'wrong-password' | 'no-password-set' | 'cancelled' | 'timeout' };
 
-/** UI-only telemetry triggers: the screens call these where the user acts. */
+/** The device's own switches the options screen shows (kept in the appliance database). */
+export interface DeviceUiState {
+  /** Recordings and transcription get silence while muted. */
+  micMuted: boolean;
+  speakerMuted: boolean;
+  privacyAgreed: boolean;
+  experienceJoined: boolean;
+}
+
+/**
+ * UI telemetry triggers. The mute switches, the privacy agreement and the experience programme
+ * change the device's state (`uiState`) and report it; the others only report what hardware or a
+ * companion app did.
+ */
 export interface DeviceUiEvents {
   factoryReset(): Promise<void>;
   privacyAgreement(): Promise<void>;
   joinUserExperience(): Promise<void>;
   toggleMicMute(muted: boolean): Promise<void>;
   toggleSpeakerMute(muted: boolean): Promise<void>;
+  uiState(): DeviceUiState;
   enterReverseChargingPage(battery?: number): Promise<void>;
   reverseChargingStart(battery?: number): Promise<void>;
   reverseChargingEnd(battery?: number, durationS?: number): Promise<void>;
@@ -156,7 +177,10 @@ export interface DeviceUiEvents {
 
 export interface DeviceApp {
   start(): Promise<void>;
-  stop(options?: { powerOffType?: string }): Promise<void>;
+  /** A clean stop; `device_power_off` carries `powerOffType` (default `shutdown`) unless a reboot sent it. */
+  stop(options?: { powerOffType?: PowerOffType }): Promise<void>;
+  /** Password recovery (spec Endpoints B): the cloud sends a code to the owner, the device checks it. */
+  readonly passwordRecovery: PasswordRecovery;
   readonly boot: { crashed: boolean; firstStartThisBoot: boolean } | null;
   readonly session: CloudSession;
   readonly telemetry: DeviceTelemetry;
@@ -178,6 +202,7 @@ export interface DeviceApp {
 }
 
 interface SettingsSnapshot {
+  name?: string;
   language: string;
   country: string;
   prompt: boolean;
@@ -188,6 +213,7 @@ interface SettingsSnapshot {
 
 function snapshotOf(s: Settings): SettingsSnapshot {
   return {
+    name: s.device.name,
     language: s.device.language,
     country: s.device.country,
     prompt: s.audio.prompt_tones,
@@ -312,7 +338,16 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     versions,
     battery: options.battery,
     consent: options.ota.consent ?? (async () => false),
-    reboot: options.ota.reboot,
+    // an install reboots the device: it says so before it goes, and the stop that follows does not again
+    reboot: async () => {
+      await powerOff('ota_reboot');
+      try {
+        await options.ota.reboot();
+      } catch (error) {
+        powerOffSent = false;
+        throw error;
+      }
+    },
     packageDir: paths.packageDir ?? path.join(paths.dataDir, 'ota'),
     progressDir: paths.progressDir ?? '/tmp',
     doneFile: paths.doneFile ?? path.join(paths.progressDir ?? '/tmp', 'swu.done'),
@@ -332,10 +367,29 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     now,
   });
 
+  const UI_STATE_KEY = 'ui_state';
+  const uiState = (): DeviceUiState => ({
+    micMuted: false,
+    speakerMuted: false,
+    privacyAgreed: false,
+    experienceJoined: false,
+    ...(JSON.parse(meta.get(UI_STATE_KEY) ?? '{}') as Partial<DeviceUiState>),
+  });
+  const setUiState = (change: Partial<DeviceUiState>) =>
+    meta.set(UI_STATE_KEY, JSON.stringify({ ...uiState(), ...change }));
+  // the microphone switch: a muted device records (and transcribes) silence
+  const audio: AudioCapture = {
+    async *capture(signal) {
+      for await (const chunk of options.audio.capture(signal)) {
+        yield uiState().micMuted ? new Uint8Array(chunk.length) : chunk;
+      }
+    },
+  };
+
   const recStore = stores.recordings;
   const recorder = createMeetingRecorder({
     store: recStore,
-    audio: options.audio,
+    audio,
     telemetry,
     logger,
     now,
@@ -356,6 +410,15 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     logger,
     language: settings()?.device.language ?? 'en',
   });
+
+  let powerOffSent = false;
+  async function powerOff(type: PowerOffType): Promise<void> {
+    const battery = await options.battery.read().catch(() => 'mains' as const);
+    await track('device_power_off', { battery: battery === 'mains' ? 100 : battery, power_off_type: type });
+    powerOffSent = true;
+    logger.info(`device: power off (${type})`);
+    if (session.isReady()) await telemetry.flush().catch(() => {});
+  }
 
   let bluetooth: BluetoothService | null = null;
   let bootInfo: DeviceApp['boot'] = null;
@@ -411,6 +474,20 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     }
     if (prev.locked !== next.locked) await track('password_lock_toggle', { state: next.locked });
     if (prev.autoUpload !== next.autoUpload) await track('upload_to_cloud_toggle', {});
+    if (next.name && prev.name !== next.name) await followName(next.name);
+  }
+
+  /** Phones see the device under its name (`device.name`): `bt_set_name` when it differs. */
+  async function followName(name: string): Promise<void> {
+    const bt = bluetooth;
+    if (!bt) return;
+    try {
+      if ((await bt.module.getName()) === name) return;
+      await bt.setName(name);
+      logger.info(`bluetooth: the module is named ${JSON.stringify(name)}`);
+    } catch (error) {
+      logger.warn(`bluetooth: name not set: ${(error as Error).message}`);
+    }
   }
 
   /** A Wi-Fi connect asks for an update check; it runs once the session is ready. */
@@ -445,10 +522,24 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
 
   const ui: DeviceUiEvents = {
     factoryReset: () => track('factory_reset', {}),
-    privacyAgreement: () => track('privacy_agreement', {}),
-    joinUserExperience: () => track('join_user_experience', {}),
-    toggleMicMute: (state) => track('toggle_mic_mute', { state }),
-    toggleSpeakerMute: (state) => track('toggle_speaker_mute', { state }),
+    privacyAgreement: async () => {
+      setUiState({ privacyAgreed: true });
+      await track('privacy_agreement', {});
+    },
+    joinUserExperience: async () => {
+      setUiState({ experienceJoined: true });
+      await track('join_user_experience', {});
+    },
+    toggleMicMute: async (state) => {
+      setUiState({ micMuted: state });
+      logger.info(`device: microphone ${state ? 'muted' : 'on'}`);
+      await track('toggle_mic_mute', { state });
+    },
+    toggleSpeakerMute: async (state) => {
+      setUiState({ speakerMuted: state });
+      await track('toggle_speaker_mute', { state });
+    },
+    uiState,
     enterReverseChargingPage: (battery) =>
       track('enter_reverse_charging_page', battery === undefined ? {} : { battery }),
     reverseChargingStart: (battery) =>
@@ -479,6 +570,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     },
     ui,
     client,
+    passwordRecovery: createPasswordRecovery({ client, session, logger }),
     async start() {
       if (started) return;
       started = true;
@@ -534,10 +626,14 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
             ? { probeIntervalMs: options.bluetooth.probeIntervalMs }
             : {}),
         });
-        bluetooth
-          .info()
-          .then((i) => logger.info(`bluetooth: module ${i.name} ${i.version} (${i.mac})`))
-          .catch((error) => logger.warn(`bluetooth: ${(error as Error).message}`));
+        const name = settings()?.device.name;
+        background(
+          'bluetooth',
+          bluetooth.info().then(async (i) => {
+            logger.info(`bluetooth: module ${i.name} ${i.version} built ${i.buildtime} (${i.mac})`);
+            if (name && name !== i.name) await followName(name);
+          }),
+        );
       }
       const details = bus.last('ConnectionDetails');
       if (details?.ssid && details.ipv4) {
@@ -560,12 +656,8 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
       if (asr.state !== 'closed') await asr.closeAsrFeature().catch(() => {});
       await asr.settled();
       await uploader.idle();
-      const battery = await options.battery.read().catch(() => 'mains' as const);
-      await track('device_power_off', {
-        battery: battery === 'mains' ? 100 : battery,
-        power_off_type: powerOffType,
-      });
-      if (session.isReady()) await telemetry.flush();
+      if (!powerOffSent) await powerOff(powerOffType);
+      else if (session.isReady()) await telemetry.flush();
       await telemetry.close();
       await bluetooth?.close();
       if (!('client' in cloud)) await client.close();

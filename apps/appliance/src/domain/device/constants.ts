@@ -30,3 +30,11 @@ export const AUDIO_FORMAT = { sampleRate: 16_000, channels: 1, bitsPerSample: 16
 /** Bytes of one second of audio in AUDIO_FORMAT. */
 export const AUDIO_BYTES_PER_SECOND =
   AUDIO_FORMAT.sampleRate * AUDIO_FORMAT.channels * (AUDIO_FORMAT.bitsPerSample / 8);
+
+/**
+ * `power_off_type` of `device_power_off` (spec Events B gives the field, not its values):
+ * `shutdown` SIGTERM (systemd stopping the service or the machine), `user` SIGINT or the
+ * simulator's quit key, `ota_reboot` the reboot after an installed update.
+ */
+export const POWER_OFF_TYPES = ['shutdown', 'user', 'ota_reboot'] as const;
+export type PowerOffType = (typeof POWER_OFF_TYPES)[number];

@@ -74,7 +74,7 @@ function draw(v){
   let h = '<h1>'+esc(v.title)+'</h1>';
   let b = buttons(v.buttons);
   if (v.screen === 'menu') b = v.buttons.map(x => btn(x.label, x.action)).join('');
-  if (v.screen === 'wifi') {
+  if (v.screen === 'wifi' || v.screen === 'bluetooth' || v.screen === 'options') {
     h += rows(v.rows);
     if (v.notice) h += '<p class="muted">'+esc(v.notice)+'</p>';
     if (v.confirm) h += '<div class="dialog" role="alertdialog"><strong>'+esc(v.confirm.question)+'</strong><p>'+esc(v.confirm.detail)+'</p></div>';

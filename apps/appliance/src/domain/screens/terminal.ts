@@ -107,6 +107,8 @@ export function renderTerminal(view: ScreenView, options: TerminalOptions = {}):
       for (const b of view.buttons) add(`› ${b.label}`);
       break;
     case 'wifi':
+    case 'bluetooth':
+    case 'options':
       rows(view.rows);
       if (view.notice) {
         add();

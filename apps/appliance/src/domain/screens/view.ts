@@ -3,6 +3,14 @@ import type { ConnectionDetails, ProvisioningState, SignalClass, StateBus } from
 import { failureMessage } from '../../core/messages.js';
 import { type Message, type MessageKey, message, type Translator, translator } from '../../i18n/index.js';
 import type { OtaEvent } from '../device/ota.js';
+import {
+  type BluetoothView,
+  createDeviceScreenModel,
+  DEVICE_SCREEN_ACTIONS,
+  type DeviceScreenAction,
+  type DeviceScreenPort,
+  type OptionsView,
+} from './device.js';
 import { formatWifiQr } from './qr.js';
 import { createUpdateModel, type UpdateView } from './update.js';
 import { createVerifyModel, type VerificationPort, type VerifyView } from './verify.js';
@@ -91,12 +99,23 @@ export interface SetupView extends ScreenBase {
 }
 
 /** Wi-Fi screens, with the update and PC Link verification pages shown over them. */
-export type ScreenView = MenuView | WifiView | SetupView | UpdateView | VerifyView;
+export type ScreenView =
+  | MenuView
+  | WifiView
+  | SetupView
+  | BluetoothView
+  | OptionsView
+  | UpdateView
+  | VerifyView;
 
 export type PinDigit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
 
 export type ScreenAction =
   | 'open-wifi'
+  /** Menu > Bluetooth and Menu > Sound and privacy (shown while the device application runs). */
+  | 'open-bluetooth'
+  | 'open-options'
+  | DeviceScreenAction
   | 'back'
   /** The Wi-Fi screen button (`Set up Wi-Fi` or `Change network`). */
   | 'wifi-button'
@@ -118,6 +137,9 @@ export type ScreenAction =
 /** Every action, for renderers that take actions from outside (the emulator page). */
 export const SCREEN_ACTIONS: readonly ScreenAction[] = [
   'open-wifi',
+  'open-bluetooth',
+  'open-options',
+  ...DEVICE_SCREEN_ACTIONS,
   'back',
   'wifi-button',
   'confirm',
@@ -163,6 +185,8 @@ export interface ScreensOptions {
   initial?: 'menu' | 'wifi';
   /** The PIN check and the way back to the PC Link, for its verification page. */
   verification?: VerificationPort;
+  /** The device application for the Bluetooth and options screens (their menu entries show while it runs). */
+  device?: DeviceScreenPort;
 }
 
 export interface Screens {
@@ -280,6 +304,17 @@ export function createScreens(options: ScreensOptions): Screens {
   };
   const update = createUpdateModel({ after }, () => emit());
   const verify = createVerifyModel(options.verification, { now: clock.now, after }, () => emit());
+  const device = createDeviceScreenModel(
+    options.device,
+    () => emit(),
+    () => {
+      // a phone asks to connect: the question shows over the menus (not over setup or an update)
+      if (screen === 'menu' || screen === 'wifi' || screen === 'options') {
+        screen = 'bluetooth';
+        confirming = false;
+      }
+    },
+  );
 
   function emit(): void {
     syncTicker();
@@ -460,6 +495,7 @@ export function createScreens(options: ScreensOptions): Screens {
 
   function view(): ScreenView {
     const tr = translator(language());
+    device.watch();
     const over = verify.view(tr) ?? update.view(tr);
     if (over) return over;
     if (screen === 'menu')
@@ -467,9 +503,19 @@ export function createScreens(options: ScreensOptions): Screens {
         screen: 'menu',
         lang: tr.lang,
         title: tr.t('screen.menu.title'),
-        buttons: [{ action: 'open-wifi', label: tr.t('screen.menu.wifi') }],
+        buttons: [
+          { action: 'open-wifi', label: tr.t('screen.menu.wifi') },
+          ...(device.available.bluetooth()
+            ? [{ action: 'open-bluetooth' as const, label: tr.t('screen.menu.bluetooth') }]
+            : []),
+          ...(device.available.options()
+            ? [{ action: 'open-options' as const, label: tr.t('screen.menu.options') }]
+            : []),
+        ],
       };
     if (screen === 'wifi') return wifiView(tr);
+    if (screen === 'bluetooth') return device.bluetoothView(tr);
+    if (screen === 'options') return device.optionsView(tr);
     return setupView(tr);
   }
 
@@ -492,7 +538,21 @@ export function createScreens(options: ScreensOptions): Screens {
     const current = view();
     // The Wi-Fi buttons are under the update or verification page: not reachable now.
     if (current.screen === 'update' || current.screen === 'verify') return;
+    if ((current.screen === 'bluetooth' || current.screen === 'options') && action !== 'back') {
+      if (offers(current, action)) device.press(action as DeviceScreenAction);
+      emit();
+      return;
+    }
     switch (action) {
+      case 'open-bluetooth':
+        if (current.screen === 'menu' && offers(current, action)) {
+          screen = 'bluetooth';
+          device.open();
+        }
+        break;
+      case 'open-options':
+        if (current.screen === 'menu' && offers(current, action)) screen = 'options';
+        break;
       case 'open-wifi':
         if (screen === 'menu') {
           // Opening Menu > Wi-Fi neither stops station mode nor starts the AP.
@@ -501,6 +561,7 @@ export function createScreens(options: ScreensOptions): Screens {
         }
         break;
       case 'back':
+        if (screen === 'bluetooth' || screen === 'options') screen = 'menu';
         if (screen === 'wifi') {
           screen = 'menu';
           confirming = false;
@@ -560,6 +621,7 @@ export function createScreens(options: ScreensOptions): Screens {
     close() {
       update.close();
       verify.close();
+      device.close();
       for (const off of offs) off();
       listeners.clear();
       if (ticker !== null) clock.clearInterval(ticker);
