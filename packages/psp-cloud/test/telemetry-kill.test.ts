@@ -6,7 +6,8 @@ import { type CloudServer, createCloudServer, type ListeningServer } from '../sr
 const hooks = fileURLToPath(new URL('./fixtures/ts-resolve.mjs', import.meta.url));
 const sender = fileURLToPath(new URL('./fixtures/telemetry-sender.ts', import.meta.url));
 
-describe('telemetry survives kill -9 of the sender', () => {
+// on each SQLite driver: better-sqlite3 and node:sqlite (`openNodeSqlite`)
+describe.each(['better-sqlite3', 'node:sqlite'])('telemetry survives kill -9 of the sender (%s)', (driver) => {
   const dir = tempDir('psp-cloud-kill-');
   const peers: Peer[] = [];
   let listening: ListeningServer | undefined;
@@ -41,15 +42,11 @@ describe('telemetry survives kill -9 of the sender', () => {
     });
     listening = await server.listen();
     const run = (...args: string[]) => {
-      const p = startPeer(process.execPath, [
-        '--no-warnings',
-        '--import',
-        hooks,
-        sender,
-        dir.path,
-        listening!.url,
-        ...args,
-      ]);
+      const p = startPeer(
+        process.execPath,
+        ['--no-warnings', '--import', hooks, sender, dir.path, listening!.url, ...args],
+        { env: { ...process.env, WAVED_SQLITE: driver } },
+      );
       peers.push(p);
       return p;
     };
