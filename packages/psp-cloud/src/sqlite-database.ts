@@ -30,19 +30,28 @@ export type SqliteSynchronous = 'FULL' | 'NORMAL';
 
 const require = createRequire(import.meta.url);
 
-/** The default opener: better-sqlite3, loaded when the first store opens. */
+let BetterSqlite3: (new (path: string) => SqliteDatabase) | undefined;
+
+/**
+ * The default opener: better-sqlite3, loaded when the first store opens. Its addon loads with the
+ * first database, so an in-memory one is opened once first: a package installed without a build
+ * for this CPU (32-bit ARM) fails here with CLOUD_SQLITE_DRIVER, not as a file that cannot be opened.
+ */
 export const openBetterSqlite3: SqliteOpener = (path) => {
-  let Database: new (path: string) => SqliteDatabase;
-  try {
-    Database = require('better-sqlite3') as typeof Database;
-  } catch (error) {
-    throw new CloudError(
-      'CLOUD_SQLITE_DRIVER',
-      'better-sqlite3 is not installed or has no build for this platform: `npm install better-sqlite3`, or pass `open: openNodeSqlite` (Node ≥ 22.13) or another SQLite driver',
-      { cause: error },
-    );
+  if (!BetterSqlite3) {
+    try {
+      const Database = require('better-sqlite3') as new (path: string) => SqliteDatabase;
+      new Database(':memory:').close();
+      BetterSqlite3 = Database;
+    } catch (error) {
+      throw new CloudError(
+        'CLOUD_SQLITE_DRIVER',
+        `better-sqlite3 is not installed or has no build for this platform (${process.platform}-${process.arch}): \`npm install better-sqlite3\`, or pass \`open: openNodeSqlite\` (Node ≥ 22.13) or another SQLite driver`,
+        { cause: error },
+      );
+    }
   }
-  return new Database(path);
+  return new BetterSqlite3(path);
 };
 
 type NodeSqlite = typeof import('node:sqlite');
