@@ -56,7 +56,12 @@ export function debianNode(arch = 'armhf', suite = 'testing') {
   if (fs.existsSync(done)) return { root, node, version: fs.readFileSync(done, 'utf8').trim() };
   fs.rmSync(dir, { recursive: true, force: true });
   const apt = path.join(dir, 'apt');
-  for (const d of ['etc/sources.list.d', 'etc/preferences.d', 'state/lists/partial', 'cache/archives/partial'])
+  for (const d of [
+    'etc/sources.list.d',
+    'etc/preferences.d',
+    'state/lists/partial',
+    'cache/archives/partial',
+  ])
     fs.mkdirSync(path.join(apt, d), { recursive: true });
   fs.writeFileSync(path.join(apt, 'state/status'), '');
   fs.writeFileSync(
@@ -86,11 +91,16 @@ export function debianNode(arch = 'armhf', suite = 'testing') {
   const opts = { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 600_000 };
   execFileSync('apt-get', ['update', '-q'], opts);
   // with an empty status file, apt downloads `nodejs` and every library it needs
-  execFileSync('apt-get', ['install', '-q', '-y', '--download-only', '--no-install-recommends', 'nodejs'], opts);
+  execFileSync(
+    'apt-get',
+    ['install', '-q', '-y', '--download-only', '--no-install-recommends', 'nodejs'],
+    opts,
+  );
   const archives = path.join(apt, 'cache/archives');
   const debs = fs.readdirSync(archives).filter((f) => f.endsWith('.deb'));
   fs.mkdirSync(root, { recursive: true });
-  for (const deb of debs) execFileSync('dpkg-deb', ['-x', path.join(archives, deb), root], { stdio: 'inherit' });
+  for (const deb of debs)
+    execFileSync('dpkg-deb', ['-x', path.join(archives, deb), root], { stdio: 'inherit' });
   // merged /usr: the dynamic loader is looked up as /lib/ld-linux-*.so
   if (!fs.existsSync(path.join(root, 'lib'))) fs.symlinkSync('usr/lib', path.join(root, 'lib'));
   if (!fs.existsSync(node)) throw new Error(`debian-node: nodejs of ${suite} ${arch} has no /usr/bin/node`);

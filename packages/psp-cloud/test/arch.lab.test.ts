@@ -75,7 +75,11 @@ needs({ peers: ['qemu-arm', 'qemu-aarch64', 'apt-get', 'dpkg-deb'] }).describe(
     it('armv7: the stores run on Node 24 for 32-bit ARM; better-sqlite3 fails with CLOUD_SQLITE_DRIVER', async () => {
       const { out, ms } = await exercise(cpus.armv7!);
       expect(out.error).toBeUndefined();
-      expect(out).toMatchObject({ arch: 'arm', node: expect.stringMatching(/^v2[4-9]\./), ...STORE_ON_NODE_SQLITE });
+      expect(out).toMatchObject({
+        arch: 'arm',
+        node: expect.stringMatching(/^v2[4-9]\./),
+        ...STORE_ON_NODE_SQLITE,
+      });
       // the x64 addon in node_modules does not load on ARM: a driver error naming the way out
       expect(out.betterSqlite3).toBe('CLOUD_SQLITE_DRIVER');
       console.log(`armv7 (qemu-arm, Node ${out.node}, SQLite ${out.sqlite}): ${Math.round(ms)} ms`);

@@ -116,7 +116,11 @@ describe.each(DRIVERS)('SQLite stores on %s', (driver, open) => {
 
   it('telemetry: synchronous=NORMAL when asked', async () => {
     const spy = recording();
-    const store = createSqliteTelemetryStore({ path: dir().join('n.db'), open: spy.open, synchronous: 'NORMAL' });
+    const store = createSqliteTelemetryStore({
+      path: dir().join('n.db'),
+      open: spy.open,
+      synchronous: 'NORMAL',
+    });
     expect(spy.db().prepare('PRAGMA synchronous').get()).toEqual({ synchronous: 1 });
     await store.close();
   });
@@ -176,7 +180,11 @@ describe.each(DRIVERS)('SQLite stores on %s', (driver, open) => {
     a.close();
     expect(fs.statSync(path).mode & 0o777).toBe(0o600);
     const b = createSqliteCredentialStore({ path, open });
-    expect(await loadCredentials(b)).toMatchObject({ serial: 'PSP1', registrationSecret: 'factory', token: 't2' });
+    expect(await loadCredentials(b)).toMatchObject({
+      serial: 'PSP1',
+      registrationSecret: 'factory',
+      token: 't2',
+    });
     b.close();
     const other = open(path);
     expect(other.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });

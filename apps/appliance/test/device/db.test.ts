@@ -119,7 +119,8 @@ describe('the appliance databases (node:sqlite)', () => {
 );
 CREATE TABLE telemetry_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`);
     const insert = old.prepare('INSERT INTO telemetry_events (uuid, payload) VALUES (?, ?)');
-    for (const uuid of ['u1', 'u2']) insert.run(uuid, JSON.stringify({ uuid, event: 'check_update', params: {} }));
+    for (const uuid of ['u1', 'u2'])
+      insert.run(uuid, JSON.stringify({ uuid, event: 'check_update', params: {} }));
     old.prepare("INSERT INTO telemetry_meta (key, value) VALUES ('device_id', 'dev-7')").run();
     old.close();
     const store = await openTelemetryStore(file);

@@ -50,9 +50,13 @@ export async function openTelemetryStore(file: string): Promise<TelemetryStore> 
     await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     return createSqliteTelemetryStore({ path: file, open: openNodeSqlite });
   } catch (error) {
-    throw new DeviceError('DEVICE_DATABASE', `cannot open the database ${file}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new DeviceError(
+      'DEVICE_DATABASE',
+      `cannot open the database ${file}: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -285,7 +289,9 @@ export async function openDeviceStores(paths: DeviceStorePaths): Promise<DeviceS
       path: paths.credentialsFile ?? path.join(paths.dataDir, 'credentials.json'),
       legacy: appliance,
     });
-    const telemetry = await openTelemetryStore(path.join(paths.analyticsDir ?? ANALYTICS_DB_DIR, 'events.db'));
+    const telemetry = await openTelemetryStore(
+      path.join(paths.analyticsDir ?? ANALYTICS_DB_DIR, 'events.db'),
+    );
     const recordings = openSqliteRecordingStore(
       paths.recordingsDir ?? path.join(paths.dataDir, 'recordings', 'default'),
     );
