@@ -136,7 +136,10 @@ CREATE TABLE telemetry_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`);
     fs.mkdirSync(dir.join('analytics-bad'), { mode: 0o700 });
     const junk = Buffer.alloc(4096, 0x41);
     fs.writeFileSync(file, junk, { mode: 0o600 });
-    const error = await openTelemetryStore(file).catch((e: unknown) => e as Error & { code: string });
+    const error = (await openTelemetryStore(file).then(
+      () => new Error('opened'),
+      (e: unknown) => e,
+    )) as Error & { code?: string };
     expect(error).toMatchObject({ name: 'DeviceError', code: 'DEVICE_DATABASE' });
     expect(error.message).toContain(file);
     expect(error.cause).toMatchObject({ name: 'CloudError', code: 'CLOUD_SQLITE_OPEN' });
