@@ -27,4 +27,8 @@ export default defineConfig({
     '@waved/swu-ota',
     '@waved/psp-cloud',
   ],
+  // @waved/psp-cloud/sqlite's drizzle credential store and its default better-sqlite3 driver are
+  // never used here (the telemetry store runs on node:sqlite): their lazy imports stay as they are
+  // written, so neither package is copied into dist/ or the device bundle.
+  external: ['drizzle-orm', 'better-sqlite3'],
 });

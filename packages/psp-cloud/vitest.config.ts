@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // Lab tests run real peers or need root (they call needs() from @waved/test-lab): `npm run test:lab`,
 // never cached. The rest are unit tests: `npm run test:unit`, cached by turbo. needs() refuses to
 // run in the unit project, so a peer test cannot end up in the cache.
-const lab = ['test/client-server.test.ts'];
+const lab = ['test/client-server.test.ts', 'test/**/*.lab.test.ts'];
 
 export default defineConfig({
   test: {

@@ -8,9 +8,9 @@ export { createRunnerClock } from './adapters/system/clock.js';
 export { createCtrlEventMonitor, parseCtrlEvent } from './adapters/system/ctrl-events.js';
 export {
   createFileCredentialStore,
-  createSqliteTelemetryStore,
   openDeviceStores,
   openSqliteRecordingStore,
+  openTelemetryStore,
 } from './adapters/system/device-stores.js';
 export { createFileStore } from './adapters/system/files.js';
 export { serveHttp } from './adapters/system/http.js';

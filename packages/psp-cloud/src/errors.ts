@@ -20,7 +20,8 @@ export type CloudErrorCode =
   | 'CLOUD_KEY_CONTAINER_MARKER'
   | 'CLOUD_TELEMETRY_EVENT'
   | 'CLOUD_TELEMETRY_CLOSED'
-  | 'CLOUD_SQLITE_DRIVER';
+  | 'CLOUD_SQLITE_DRIVER'
+  | 'CLOUD_SQLITE_OPEN';
 
 export interface CloudErrorDetails {
   /** HTTP status of the response, when there was one. */

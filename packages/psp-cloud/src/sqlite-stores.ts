@@ -3,10 +3,12 @@
 import type { CredentialStore } from './credentials.js';
 import { CloudError } from './errors.js';
 import {
+  closeOnce,
   openSqliteFile,
   type SqliteDatabase,
   type SqliteOpener,
   type SqliteSynchronous,
+  setUp,
   transaction,
 } from './sqlite-database.js';
 import type { TelemetryEvent } from './telemetry-events.js';
@@ -30,60 +32,65 @@ export interface SqliteTelemetryStoreOptions {
   path: string;
   /** Default FULL. */
   synchronous?: SqliteSynchronous;
-  /** Opens the database; default better-sqlite3. */
+  /** Opens the database: default better-sqlite3; `openNodeSqlite` for Node's built-in SQLite. */
   open?: SqliteOpener;
 }
 
 /** The telemetry queue's store in a SQLite file (created 0600, WAL, synchronous=FULL by default). */
 export function createSqliteTelemetryStore(options: SqliteTelemetryStoreOptions): TelemetryStore {
   const db = openSqliteFile(options.path, options.open, options.synchronous);
-  db.exec(TELEMETRY_SCHEMA);
   // prepared once and kept for the life of the store: the hot path builds no statement per call
-  const insert = db.prepare(
-    'INSERT INTO telemetry_events (uuid, payload) VALUES (?, ?) ON CONFLICT (uuid) DO NOTHING',
-  );
-  const oldest = db.prepare('SELECT seq, payload FROM telemetry_events ORDER BY seq ASC LIMIT ?');
-  const removeOne = db.prepare('DELETE FROM telemetry_events WHERE seq = ?');
-  const total = db.prepare('SELECT count(*) AS n FROM telemetry_events');
-  const dropN = db.prepare(
-    'DELETE FROM telemetry_events WHERE seq IN (SELECT seq FROM telemetry_events ORDER BY seq ASC LIMIT ?)',
-  );
-  const getMeta = db.prepare('SELECT value FROM telemetry_meta WHERE key = ?');
-  const setMeta = db.prepare(
-    'INSERT INTO telemetry_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-  );
+  const s = setUp(db, options.path, () => {
+    db.exec(TELEMETRY_SCHEMA);
+    return {
+      insert: db.prepare(
+        'INSERT INTO telemetry_events (uuid, payload) VALUES (?, ?) ON CONFLICT (uuid) DO NOTHING',
+      ),
+      oldest: db.prepare('SELECT seq, payload FROM telemetry_events ORDER BY seq ASC LIMIT ?'),
+      removeOne: db.prepare('DELETE FROM telemetry_events WHERE seq = ?'),
+      total: db.prepare('SELECT count(*) AS n FROM telemetry_events'),
+      dropN: db.prepare(
+        'DELETE FROM telemetry_events WHERE seq IN (SELECT seq FROM telemetry_events ORDER BY seq ASC LIMIT ?)',
+      ),
+      getMeta: db.prepare('SELECT value FROM telemetry_meta WHERE key = ?'),
+      setMeta: db.prepare(
+        'INSERT INTO telemetry_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ),
+    };
+  });
+  const close = closeOnce(db);
   return {
     async append(events: readonly TelemetryEvent[]) {
       if (events.length === 0) return;
       transaction(db, () => {
-        for (const e of events) insert.run(e.uuid, JSON.stringify(e));
+        for (const e of events) s.insert.run(e.uuid, JSON.stringify(e));
       });
     },
     async peek(limit: number): Promise<QueuedEvent[]> {
-      const rows = oldest.all(limit) as Array<{ seq: number | bigint; payload: string }>;
+      const rows = s.oldest.all(limit) as Array<{ seq: number | bigint; payload: string }>;
       return rows.map((r) => ({ seq: Number(r.seq), event: JSON.parse(r.payload) as TelemetryEvent }));
     },
     async remove(seqs: readonly number[]) {
       if (seqs.length === 0) return;
       transaction(db, () => {
-        for (const seq of seqs) removeOne.run(seq);
+        for (const seq of seqs) s.removeOne.run(seq);
       });
     },
     async count() {
-      return Number((total.get() as { n: number | bigint }).n);
+      return Number((s.total.get() as { n: number | bigint }).n);
     },
     async dropOldest(n: number) {
       if (n <= 0) return 0;
-      return Number(dropN.run(n).changes);
+      return Number(s.dropN.run(n).changes);
     },
     async getMeta(key: string) {
-      return (getMeta.get(key) as { value: string } | undefined)?.value;
+      return (s.getMeta.get(key) as { value: string } | undefined)?.value;
     },
     async setMeta(key: string, value: string) {
-      setMeta.run(key, value);
+      s.setMeta.run(key, value);
     },
     async close() {
-      db.close();
+      close();
     },
   };
 }
@@ -112,11 +119,15 @@ function credentialStoreOn(db: SqliteDatabase): CredentialStore {
  */
 export function createSqliteCredentialStore(options: {
   path: string;
+  /** Opens the database: default better-sqlite3; `openNodeSqlite` for Node's built-in SQLite. */
   open?: SqliteOpener;
 }): CredentialStore & { close(): void } {
   const db = openSqliteFile(options.path, options.open);
-  db.exec(CREDENTIAL_SCHEMA);
-  return { ...credentialStoreOn(db), close: () => void db.close() };
+  const store = setUp(db, options.path, () => {
+    db.exec(CREDENTIAL_SCHEMA);
+    return credentialStoreOn(db);
+  });
+  return { ...store, close: closeOnce(db) };
 }
 
 /**

@@ -1,9 +1,11 @@
-// @waved/psp-cloud/sqlite — SQLite stores. Needs better-sqlite3 (or another driver passed as `open`),
-// and drizzle-orm for `createDrizzleCredentialStore`; both are optional peer dependencies.
+// @waved/psp-cloud/sqlite — SQLite stores. Needs better-sqlite3, or Node's built-in node:sqlite
+// passed as `open: openNodeSqlite` (or another driver), and drizzle-orm for
+// `createDrizzleCredentialStore`; better-sqlite3 and drizzle-orm are optional peer dependencies.
 import './node-guard.js';
 
 export {
   openBetterSqlite3,
+  openNodeSqlite,
   type SqliteDatabase,
   type SqliteOpener,
   type SqliteStatement,

@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '@waved/test-lab';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +11,7 @@ import {
   loadCredentials,
   saveRegistration,
 } from '../src/index.js';
-import { createSqliteCredentialStore as createStore, type SqliteDatabase } from '../src/sqlite.js';
+import { createSqliteCredentialStore as createStore, openNodeSqlite } from '../src/sqlite.js';
 
 it('names the spec slots and entries', () => {
   expect(KEY_STORE_SLOT).toEqual({ serial: 0, deviceSecret: 0xe, salt: 0xf });
@@ -52,7 +51,7 @@ describe('credential stores', () => {
 
   it.each([
     ['better-sqlite3', undefined],
-    ['node:sqlite', (path: string): SqliteDatabase => new DatabaseSync(path)],
+    ['node:sqlite', openNodeSqlite],
   ] as const)('SQLite (%s): persists across reopening, file mode 0600', async (_, open) => {
     const dir = tempDir('psp-cloud-cred-');
     const createSqliteCredentialStore = (o: { path: string }) =>

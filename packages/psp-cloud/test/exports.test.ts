@@ -85,6 +85,7 @@ it('the sqlite entry exports exactly its API', async () => {
       "createSqliteCredentialStore",
       "createSqliteTelemetryStore",
       "openBetterSqlite3",
+      "openNodeSqlite",
     ]
   `);
 });
@@ -120,6 +121,7 @@ it.each([
   ['CLOUD_UPLOAD_INCOMPLETE'],
   ['CLOUD_UPLOAD_SOURCE'],
   ['CLOUD_SQLITE_DRIVER'],
+  ['CLOUD_SQLITE_OPEN'],
 ] as const)('isCloudError recognises %s, and only with the right code', (code: CloudErrorCode) => {
   const e = new CloudError(code, 'm');
   expect(isCloudError(e)).toBe(true);

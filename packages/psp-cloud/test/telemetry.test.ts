@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { DatabaseSync } from 'node:sqlite';
 import { tempDir, waitFor } from '@waved/test-lab';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -11,7 +10,7 @@ import {
   type TelemetryQueueOptions,
   validateTelemetryParams,
 } from '../src/index.js';
-import { createSqliteTelemetryStore as createStore, type SqliteDatabase } from '../src/sqlite.js';
+import { createSqliteTelemetryStore as createStore, openNodeSqlite } from '../src/sqlite.js';
 import { manualClock } from './helpers.js';
 
 const common = { fw_ver: '1.0.0', evt_language: 'en', evt_timezone: 'UTC' };
@@ -159,11 +158,10 @@ describe('telemetry queue', () => {
   });
 });
 
-// better-sqlite3 by default; node:sqlite shows that another driver fits the same port (armv7 has no
-// better-sqlite3 prebuild)
+// better-sqlite3 by default; node:sqlite (`openNodeSqlite`) where better-sqlite3 has no build (armv7)
 const drivers = [
   ['better-sqlite3', undefined],
-  ['node:sqlite', (path: string): SqliteDatabase => new DatabaseSync(path)],
+  ['node:sqlite', openNodeSqlite],
 ] as const;
 
 describe('SQLite telemetry store', () => {

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   createFileCredentialStore,
   createSqliteDeviceMeta,
-  createSqliteTelemetryStore,
+  openTelemetryStore,
 } from '../../src/adapters/system/device-stores.js';
 import { MIGRATIONS } from '../../src/adapters/system/migrations.js';
 import { openSqliteFile } from '../../src/adapters/system/sqlite.js';
@@ -87,8 +87,9 @@ describe('the appliance databases (node:sqlite)', () => {
     expect(fs.readdirSync(dir.path).filter((f) => f.includes('.tmp'))).toEqual([]);
   });
 
-  it('keeps telemetry in the tables of @waved/psp-cloud, oldest first, de-duplicated by UUID', async () => {
-    const store = createSqliteTelemetryStore({ path: dir.join('analytics/events.db') });
+  it('keeps telemetry in the store of @waved/psp-cloud on node:sqlite, oldest first, de-duplicated by UUID', async () => {
+    const file = dir.join('analytics/events.db');
+    const store = await openTelemetryStore(file);
     const event = (uuid: string) => ({ uuid, event: 'check_update', params: {} }) as never;
     await store.append([event('a'), event('b'), event('a')]);
     expect(await store.count()).toBe(2);
@@ -98,6 +99,50 @@ describe('the appliance databases (node:sqlite)', () => {
     await store.setMeta('k', 'v');
     expect(await store.getMeta('k')).toBe('v');
     await store.close();
-    expect(fs.statSync(dir.join('analytics/events.db')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(dir.join('analytics')).mode & 0o777).toBe(0o700);
+    // WAL on the file, read by another connection
+    const other = new DatabaseSync(file);
+    expect({ ...other.prepare('PRAGMA journal_mode').get() }).toEqual({ journal_mode: 'wal' });
+    other.close();
+  });
+
+  it('opens a telemetry queue written by the earlier appliance store, events and device id intact', async () => {
+    // the tables the appliance created before it used @waved/psp-cloud's store
+    const file = dir.join('analytics-old/events.db');
+    fs.mkdirSync(dir.join('analytics-old'), { mode: 0o700 });
+    const old = new DatabaseSync(file);
+    old.exec(`CREATE TABLE telemetry_events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  uuid TEXT NOT NULL UNIQUE,
+  payload TEXT NOT NULL
+);
+CREATE TABLE telemetry_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`);
+    const insert = old.prepare('INSERT INTO telemetry_events (uuid, payload) VALUES (?, ?)');
+    for (const uuid of ['u1', 'u2'])
+      insert.run(uuid, JSON.stringify({ uuid, event: 'check_update', params: {} }));
+    old.prepare("INSERT INTO telemetry_meta (key, value) VALUES ('device_id', 'dev-7')").run();
+    old.close();
+    const store = await openTelemetryStore(file);
+    expect((await store.peek(10)).map((q) => q.event.uuid)).toEqual(['u1', 'u2']);
+    expect(await store.getMeta('device_id')).toBe('dev-7');
+    await store.append([{ uuid: 'u1', event: 'check_update', params: {} } as never]);
+    expect(await store.count()).toBe(2);
+    await store.close();
+  });
+
+  it('a telemetry file that is not a database fails with DEVICE_DATABASE and is left as it was', async () => {
+    const file = dir.join('analytics-bad/events.db');
+    fs.mkdirSync(dir.join('analytics-bad'), { mode: 0o700 });
+    const junk = Buffer.alloc(4096, 0x41);
+    fs.writeFileSync(file, junk, { mode: 0o600 });
+    const error = (await openTelemetryStore(file).then(
+      () => new Error('opened'),
+      (e: unknown) => e,
+    )) as Error & { code?: string };
+    expect(error).toMatchObject({ name: 'DeviceError', code: 'DEVICE_DATABASE' });
+    expect(error.message).toContain(file);
+    expect(error.cause).toMatchObject({ name: 'CloudError', code: 'CLOUD_SQLITE_OPEN' });
+    expect(fs.readFileSync(file).equals(junk)).toBe(true);
   });
 });

@@ -6,11 +6,11 @@ import {
   type DatabaseEntry,
   fileUploadSource,
   type KeyStoreSlot,
-  type QueuedEvent,
-  type TelemetryEvent,
   type TelemetryStore,
 } from '@waved/psp-cloud';
+import { createSqliteTelemetryStore, openNodeSqlite } from '@waved/psp-cloud/sqlite';
 import { ANALYTICS_DB_DIR } from '../../domain/device/constants.js';
+import { DeviceError } from '../../domain/device/errors.js';
 import type { DeviceMeta, DeviceStores } from '../../domain/device/ports.js';
 import type { RecordingStore } from '../../domain/device/recording/store.js';
 import type {
@@ -21,7 +21,7 @@ import type {
   RecordingRow,
 } from '../../domain/device/schema.js';
 import { createFileStore } from './files.js';
-import { openSqliteFile, type SqliteFile, transaction } from './sqlite.js';
+import { openSqliteFile, type SqliteFile } from './sqlite.js';
 import { recoverWav, WavWriter } from './wav-file.js';
 
 type Row = Record<string, unknown>;
@@ -40,68 +40,24 @@ export function createSqliteDeviceMeta(file: SqliteFile): DeviceMeta {
   };
 }
 
-const TELEMETRY_SCHEMA = `
-CREATE TABLE IF NOT EXISTS telemetry_events (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  uuid TEXT NOT NULL UNIQUE,
-  payload TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS telemetry_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`;
-
 /**
- * The telemetry queue's store in a SQLite file (created 0600, WAL, synchronous=FULL), with the
- * tables of `@waved/psp-cloud`'s store, so a queue written by either opens with the other.
+ * The telemetry queue's store (spec B4): `@waved/psp-cloud/sqlite`'s, on node:sqlite, so no SQLite
+ * addon is needed on any architecture. The file is created 0600 (WAL, synchronous=FULL), its
+ * directory 0700.
  */
-export function createSqliteTelemetryStore(options: { path: string }): TelemetryStore {
-  const file = openSqliteFile(options.path, null);
-  const { db } = file;
-  db.exec(TELEMETRY_SCHEMA);
-  const insert = db.prepare(
-    'INSERT INTO telemetry_events (uuid, payload) VALUES (?, ?) ON CONFLICT DO NOTHING',
-  );
-  const oldest = db.prepare('SELECT seq, payload FROM telemetry_events ORDER BY seq ASC LIMIT ?');
-  const total = db.prepare('SELECT count(*) AS n FROM telemetry_events');
-  const drop = db.prepare(
-    'DELETE FROM telemetry_events WHERE seq IN (SELECT seq FROM telemetry_events ORDER BY seq ASC LIMIT ?)',
-  );
-  const getMeta = db.prepare('SELECT value FROM telemetry_meta WHERE key = ?');
-  const setMeta = db.prepare(
-    'INSERT INTO telemetry_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-  );
-  return {
-    async append(events: readonly TelemetryEvent[]) {
-      if (events.length === 0) return;
-      transaction(db, () => {
-        for (const e of events) insert.run(e.uuid, JSON.stringify(e));
-      });
-    },
-    async peek(limit: number): Promise<QueuedEvent[]> {
-      return (oldest.all(limit) as Array<{ seq: number; payload: string }>).map((r) => ({
-        seq: r.seq,
-        event: JSON.parse(r.payload) as TelemetryEvent,
-      }));
-    },
-    async remove(seqs: readonly number[]) {
-      if (seqs.length === 0) return;
-      db.prepare(`DELETE FROM telemetry_events WHERE seq IN (${seqs.map(() => '?').join(',')})`).run(...seqs);
-    },
-    async count() {
-      return (total.get() as { n: number }).n;
-    },
-    async dropOldest(n: number) {
-      if (n <= 0) return 0;
-      return Number(drop.run(n).changes);
-    },
-    async getMeta(key: string) {
-      return (getMeta.get(key) as { value: string } | undefined)?.value;
-    },
-    async setMeta(key: string, value: string) {
-      setMeta.run(key, value);
-    },
-    async close() {
-      file.close();
-    },
-  };
+export async function openTelemetryStore(file: string): Promise<TelemetryStore> {
+  try {
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    return createSqliteTelemetryStore({ path: file, open: openNodeSqlite });
+  } catch (error) {
+    throw new DeviceError(
+      'DEVICE_DATABASE',
+      `cannot open the database ${file}: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
 }
 
 const RECORDING_COLUMNS: Record<keyof RecordingRow, string> = {
@@ -333,9 +289,9 @@ export async function openDeviceStores(paths: DeviceStorePaths): Promise<DeviceS
       path: paths.credentialsFile ?? path.join(paths.dataDir, 'credentials.json'),
       legacy: appliance,
     });
-    const telemetry = createSqliteTelemetryStore({
-      path: path.join(paths.analyticsDir ?? ANALYTICS_DB_DIR, 'events.db'),
-    });
+    const telemetry = await openTelemetryStore(
+      path.join(paths.analyticsDir ?? ANALYTICS_DB_DIR, 'events.db'),
+    );
     const recordings = openSqliteRecordingStore(
       paths.recordingsDir ?? path.join(paths.dataDir, 'recordings', 'default'),
     );

@@ -81,16 +81,3 @@ export function openSqliteFile(file: string, set: MigrationSet | null): SqliteFi
     );
   }
 }
-
-/** Runs `fn` in one transaction (all or nothing). */
-export function transaction<T>(db: DatabaseSync, fn: () => T): T {
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    const result = fn();
-    db.exec('COMMIT');
-    return result;
-  } catch (error) {
-    db.exec('ROLLBACK');
-    throw error;
-  }
-}
