@@ -262,17 +262,35 @@ function qrFields(qr) {
     [...qr.slice(5).matchAll(/([A-Z]):((?:\\.|[^;])*);/g)].map((m) => [m[1], m[2].replace(/\\(.)/g, '$1')]),
   );
 }
+/**
+ * The setup network's frequency (MHz), from the channel in the device's hostapd config. The test's
+ * stations scan only there: a full pass over every band of a mac80211_hwsim radio (2.4 GHz, and
+ * 5 GHz, passive under the world regulatory domain) spends some 60 ms of several seconds on the AP's
+ * channel, and in a TCG guest on a loaded host pass after pass missed its beacons (a station took
+ * more than 90 s to find the AP). What is tested is the device's AP, not a phone's scan.
+ */
+function setupFrequency() {
+  const channel = Number(/^channel=(\d+)$/m.exec(fs.readFileSync(HOSTAPD_CONFIG, 'utf8'))?.[1]);
+  check(channel >= 1 && channel <= 14, `the setup AP's channel (${channel})`);
+  return channel === 14 ? 2484 : 2407 + 5 * channel;
+}
 async function phoneJoins(fields, { ns = 'phone', name = 'phone', pmf = 0 } = {}) {
   const sta = await startStation({
     ns,
     name,
-    conf: `network={\n\tssid="${fields.S}"\n\tpsk="${fields.P}"\n\tkey_mgmt=WPA-PSK\n\tieee80211w=${pmf}\n}\n`,
+    conf: `network={\n\tssid="${fields.S}"\n\tpsk="${fields.P}"\n\tkey_mgmt=WPA-PSK\n\tieee80211w=${pmf}\n\tscan_freq=${setupFrequency()}\n}\n`,
   });
   const joined = await waitFor(
     `${name} COMPLETED`,
     async () => /wpa_state=COMPLETED/.test((await sta.cli('status')).stdout),
     { timeoutMs: 90_000, progress: () => logSize(sta.log) },
-  );
+  ).catch(async (error) => {
+    // What the station saw: its state and the networks in its last scan.
+    const seen = async (cmd) => (await sta.cli(cmd).catch((e) => ({ stdout: String(e) }))).stdout.trim();
+    throw new Error(
+      `${error.message}; ${name}: ${(await seen('status')).replace(/\n/g, ' ')}; scan: ${(await seen('scan_results')).replace(/\n/g, ' | ')}`,
+    );
+  });
   return { ...sta, polls: joined.tries };
 }
 async function phoneLease() {
