@@ -53,8 +53,8 @@ function readOptions(
   start: number,
   end: number,
   into: Map<number, Uint8Array>,
-  repeats: Map<number, Uint8Array[]>,
-): void {
+  repeats: Map<number, Uint8Array[]> | undefined,
+): Map<number, Uint8Array[]> | undefined {
   let i = start;
   while (i < end) {
     const code = buf[i]!;
@@ -62,7 +62,7 @@ function readOptions(
       i++;
       continue;
     }
-    if (code === Option.END) return;
+    if (code === Option.END) return repeats;
     if (i + 1 >= end) fail('DHCP_DECODE_OPTION', `option ${code} at byte ${i} has no length byte`);
     const len = buf[i + 1]!;
     const from = i + 2;
@@ -74,6 +74,8 @@ function readOptions(
     const first = into.get(code);
     if (first === undefined) into.set(code, piece);
     else {
+      // created on the first repeat only: most messages have none, and then no Map is allocated
+      repeats ??= new Map();
       const list = repeats.get(code);
       if (list === undefined) repeats.set(code, [first, piece]);
       else list.push(piece);
@@ -81,6 +83,7 @@ function readOptions(
     i = to;
   }
   // A missing END is tolerated (many clients pad instead); every byte read was in bounds.
+  return repeats;
 }
 
 /** RFC 3396 §5: repeated instances of one option are concatenated in order. */
@@ -104,7 +107,15 @@ function joinRepeats(into: Map<number, Uint8Array>, repeats: Map<number, Uint8Ar
  * `DHCP_DECODE_*` code. Values are views into `buf` where possible (no copies).
  */
 export function decodeMessage(buf: Uint8Array, offset = 0): Decoded<DhcpMessage> {
-  const end = buf.length;
+  return { value: decodeMessageValue(buf, offset), bytes: buf.length - offset };
+}
+
+/**
+ * `decodeMessage` without the `{ value, bytes }` wrapper, for the message in `buf[offset, end)` (the
+ * servers' receive path: a slot of a larger receive buffer, no view of its own).
+ */
+export function decodeMessageValue(buf: Uint8Array, offset = 0, end = buf.length): DhcpMessage {
+  if (!(end <= buf.length)) fail('DHCP_DECODE_TRUNCATED', `end ${end} is past the buffer (${buf.length})`);
   // RFC 2131 §2: 236 bytes of fixed fields, then the 4-byte cookie (RFC 2131 §3).
   if (offset < 0 || end - offset < HEADER_BYTES) {
     fail(
@@ -118,8 +129,7 @@ export function decodeMessage(buf: Uint8Array, offset = 0): Decoded<DhcpMessage>
   const hlen = buf[o + 2]!;
   if (hlen > 16) fail('DHCP_DECODE_HLEN', `hlen ${hlen} is larger than the 16-byte chaddr field`);
   const options = new Map<number, Uint8Array>();
-  const repeats = new Map<number, Uint8Array[]>();
-  readOptions(buf, o + HEADER_BYTES, end, options, repeats);
+  let repeats = readOptions(buf, o + HEADER_BYTES, end, options, undefined);
   const base = buf.byteOffset + o;
   let sname = new Uint8Array(buf.buffer, base + 44, 64);
   let file = new Uint8Array(buf.buffer, base + 108, 128);
@@ -127,22 +137,22 @@ export function decodeMessage(buf: Uint8Array, offset = 0): Decoded<DhcpMessage>
   // they are read after the options field, file first (RFC 3396 §7).
   const overload = options.get(Option.OVERLOAD);
   if (overload !== undefined) {
-    if (overload.length !== 1 || repeats.has(Option.OVERLOAD)) {
+    if (overload.length !== 1 || repeats?.has(Option.OVERLOAD)) {
       fail('DHCP_DECODE_OPTION', 'option 52 (overload) must be 1 byte');
     }
     options.delete(Option.OVERLOAD);
     const which = overload[0]!;
     if (which & 1) {
-      readOptions(buf, o + 108, o + 236, options, repeats);
+      repeats = readOptions(buf, o + 108, o + 236, options, repeats);
       file = EMPTY;
     }
     if (which & 2) {
-      readOptions(buf, o + 44, o + 108, options, repeats);
+      repeats = readOptions(buf, o + 44, o + 108, options, repeats);
       sname = EMPTY;
     }
     options.delete(Option.OVERLOAD); // an overload option inside file/sname means nothing more
   }
-  if (repeats.size > 0) joinRepeats(options, repeats);
+  if (repeats !== undefined) joinRepeats(options, repeats);
   const value: DhcpMessage = {
     op: buf[o]!,
     htype: buf[o + 1]!,
@@ -160,7 +170,7 @@ export function decodeMessage(buf: Uint8Array, offset = 0): Decoded<DhcpMessage>
     file,
     options,
   };
-  return { value, bytes: end - offset };
+  return value;
 }
 
 function checkField(ok: boolean, what: string): void {

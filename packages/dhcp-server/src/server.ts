@@ -13,7 +13,7 @@ import { bindToInterface } from './bind.js';
 import { DhcpError } from './errors.js';
 import { formatIpv4 } from './ipv4.js';
 import { createDhcpMachine, type DhcpMachineOptions, type DhcpStats } from './machine.js';
-import { decodeMessage, encodeMessage, writeMessage } from './message.js';
+import { type DhcpMessage, decodeMessageValue, encodeMessage, writeMessage } from './message.js';
 import type { DhcpLease } from './pool.js';
 import type { LeaseStore } from './store.js';
 
@@ -189,9 +189,9 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
   function onMessage(buf: Buffer): void {
     try {
       machine.count('received');
-      let request: ReturnType<typeof decodeMessage>['value'];
+      let request: DhcpMessage;
       try {
-        request = decodeMessage(buf).value;
+        request = decodeMessageValue(buf);
       } catch {
         machine.count('malformed');
         return;
@@ -242,13 +242,12 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       try {
         machine.count('received');
         const length = meta32[at]!;
-        let request: ReturnType<typeof decodeMessage>['value'];
+        let request: DhcpMessage;
         try {
           // a datagram longer than the slot (-1) is not DHCP (at most 1500 bytes on the link)
           if (length < 0) throw new DhcpError('DHCP_DECODE_TRUNCATED', 'datagram longer than 4096 bytes');
-          request = decodeMessage(
-            new Uint8Array(inBytes.buffer, inBytes.byteOffset + i * slot, length),
-          ).value;
+          // decoded in place: the slot's bytes, with no view of their own
+          request = decodeMessageValue(inBytes, i * slot, i * slot + length);
         } catch {
           machine.count('malformed');
           continue;

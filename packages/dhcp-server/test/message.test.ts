@@ -10,6 +10,7 @@ import {
   messageEncodingLength,
   Option,
 } from '../src/index.js';
+import { decodeMessageValue } from '../src/message.js';
 import captured from './fixtures/captured.json' with { type: 'json' };
 import { request, roundTrip, typeOf } from './helpers.js';
 
@@ -202,6 +203,50 @@ describe('fuzz', () => {
         }
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('a message decoded in place in a larger buffer reads nothing past its end', () => {
+    const plain = (x: DhcpMessage) => ({
+      ...x,
+      chaddr: [...x.chaddr],
+      sname: [...x.sname],
+      file: [...x.file],
+      options: [...x.options].map(([k, v]) => [k, [...v]]),
+    });
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 700 }),
+        fc.boolean(),
+        fc.nat({ max: 64 }),
+        fc.uint8Array({ minLength: 1, maxLength: 64 }),
+        (bytes, cookie, at, after) => {
+          const own = Buffer.from(bytes);
+          if (cookie && own.length >= 240) own.writeUInt32BE(0x63825363, 236);
+          // the slot: `at` bytes before, the datagram, then bytes that would be options if read
+          const big = Buffer.concat([Buffer.alloc(at, 1), own, Buffer.from(after)]);
+          let expected: DhcpMessage | DhcpError;
+          try {
+            expected = decodeMessage(own).value;
+          } catch (error) {
+            expect(error).toBeInstanceOf(DhcpError);
+            expected = error as DhcpError;
+          }
+          let got: DhcpMessage | DhcpError;
+          try {
+            got = decodeMessageValue(big, at, at + own.length);
+          } catch (error) {
+            expect(error).toBeInstanceOf(DhcpError);
+            got = error as DhcpError;
+          }
+          if (expected instanceof DhcpError) expect((got as DhcpError).code).toBe(expected.code);
+          else expect(plain(got as DhcpMessage)).toEqual(plain(expected));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    expect(() => decodeMessageValue(Buffer.alloc(300), 0, 301)).toThrow(
+      expect.objectContaining({ code: 'DHCP_DECODE_TRUNCATED' }),
     );
   });
 

@@ -98,6 +98,19 @@ static void env_cleanup(void *arg) {
   shut(t, 0);  // the environment is going away: release the socket, leave the references
 }
 
+// Points receive header i at its slot and source. Done for every header once when the transport
+// opens, then only for the headers a recvmmsg filled: a wake-up with one datagram touches one header,
+// not all BATCH of them.
+static void reset_receive(Transport *t, int i) {
+  t->riov[i].iov_base = t->in + (size_t)i * SLOT;
+  t->riov[i].iov_len = SLOT;
+  memset(&t->rmsgs[i].msg_hdr, 0, sizeof(struct msghdr));
+  t->rmsgs[i].msg_hdr.msg_iov = &t->riov[i];
+  t->rmsgs[i].msg_hdr.msg_iovlen = 1;
+  t->rmsgs[i].msg_hdr.msg_name = &t->sources[i];
+  t->rmsgs[i].msg_hdr.msg_namelen = sizeof(struct sockaddr_in);
+}
+
 static void count_error(Transport *t, int slot, int error) {
   t->meta[slot]++;
   t->meta[META_LAST_ERRNO] = error;
@@ -148,15 +161,6 @@ static void on_readable(uv_poll_t *handle, int status, int events) {
     return;
   }
   for (int turn = 0; turn < TURNS && !t->closed; turn++) {
-    for (int i = 0; i < BATCH; i++) {
-      t->riov[i].iov_base = t->in + (size_t)i * SLOT;
-      t->riov[i].iov_len = SLOT;
-      memset(&t->rmsgs[i].msg_hdr, 0, sizeof(struct msghdr));
-      t->rmsgs[i].msg_hdr.msg_iov = &t->riov[i];
-      t->rmsgs[i].msg_hdr.msg_iovlen = 1;
-      t->rmsgs[i].msg_hdr.msg_name = &t->sources[i];
-      t->rmsgs[i].msg_hdr.msg_namelen = sizeof(struct sockaddr_in);
-    }
     int n = recvmmsg(t->fd, t->rmsgs, BATCH, MSG_DONTWAIT, NULL);
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -172,6 +176,8 @@ static void on_readable(uv_poll_t *handle, int status, int events) {
       t->meta[i * 4 + 1] = sourced ? (int32_t)ntohl(t->sources[i].sin_addr.s_addr) : 0;
       t->meta[i * 4 + 2] = sourced ? ntohs(t->sources[i].sin_port) : 0;
       t->meta[i * 4 + 3] = 0;
+      // The kernel wrote back only these n headers (name length, flags): ready them for the next call.
+      reset_receive(t, i);
     }
     napi_env env = t->env;
     napi_handle_scope scope;
@@ -313,6 +319,7 @@ napi_value waved_udp_batch_open(napi_env env, napi_callback_info info) {
   t->in = (unsigned char *)in;
   t->out = (unsigned char *)out;
   t->meta = (int32_t *)meta;
+  for (int i = 0; i < BATCH; i++) reset_receive(t, i);
 
   int rc = uv_poll_init_socket(loop, &t->poll, t->fd);
   if (rc == 0) {
