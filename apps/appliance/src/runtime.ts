@@ -29,7 +29,7 @@ import { createSettingsStore, defaultSettings, type Settings } from './domain/se
 import { createClockSync } from './domain/sntp/schedule.js';
 import type { WebhookHttp } from './domain/webhook.js';
 
-/** The hardware and stores of the device application (spec Area B), from one adapter set. */
+/** The hardware and stores of the device application, from one adapter set. */
 export interface DeviceAdapters {
   stores: DeviceStores;
   identity: DeviceIdentity;

@@ -149,7 +149,7 @@ describe('Wi-Fi service', () => {
   });
 });
 
-describe('classifySignal (design.md thresholds)', () => {
+describe('classifySignal (the signal thresholds)', () => {
   it.each([
     [-30, 'excellent'],
     [-50, 'excellent'],

@@ -271,7 +271,7 @@ describe('Set up Wi-Fi', () => {
   });
 });
 
-describe('formatWifiQr (spec A5, ZXing escaping)', () => {
+describe('formatWifiQr (ZXing escaping)', () => {
   it.each([
     [{ ssid: 'Device-3F2A', passphrase: '4f9a01c7' }, 'WIFI:T:WPA;S:Device-3F2A;P:4f9a01c7;H:false;;'],
     [{ ssid: 'a;b,c:d', passphrase: 'p\\q"r' }, 'WIFI:T:WPA;S:a\\;b\\,c\\:d;P:p\\\\q\\"r;H:false;;'],

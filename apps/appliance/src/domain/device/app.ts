@@ -50,7 +50,7 @@ import { createPasswordRecovery, type PasswordRecovery } from './recovery.js';
 import { type CloudSession, createCloudSession } from './session.js';
 import { createDeviceTelemetry, type DeviceTelemetry } from './telemetry.js';
 
-/** Where the application keeps its files. Defaults are the device's (spec B4). */
+/** Where the application keeps its files. Defaults are the device's. */
 export interface DevicePaths {
   /** Packages live under this directory unless `packageDir` is given (the stores are opened by the adapters). */
   dataDir: string;
@@ -252,7 +252,7 @@ function createAreaClient(
 }
 
 /**
- * The device application (spec Area B) on the appliance: boot bookkeeping, the cloud session,
+ * The device application on the appliance: boot bookkeeping, the cloud session,
  * durable telemetry, OTA, meeting recording with upload and transcription, ASR, Bluetooth and
  * PC Link verification. Everything that touches hardware is a port in the options.
  */

@@ -71,7 +71,7 @@ export interface OtaServiceOptions {
   /** Reboots once the package is installed. */
   reboot: () => Promise<void>;
   /**
-   * Directory of the packages: `software.swu` (spec B4) and `model.swu`, each with its refusals
+   * Directory of the packages: `software.swu` and `model.swu`, each with its refusals
    * (`software.refused.json`, `model.refused.json`) and the record of a complete package
    * (`software.swu.json`), so a refused package is not downloaded again and a declined one
    * installs later from disk.
@@ -164,7 +164,7 @@ function codeOf(error: unknown): string {
 }
 
 /**
- * Spec States E: when Wi-Fi is connected, fetch the firmware descriptor then the model descriptor;
+ * When Wi-Fi is connected, fetch the firmware descriptor then the model descriptor;
  * download with resume (progress file, done file), compare the MD5, ask consent unless `forced`,
  * check the battery, install with swupdate, reboot. Telemetry: `check_update`, `firmware_download`,
  * `firmware_install` (with `result` ok / cached / failed / refused / declined / battery_low / aborted

@@ -33,7 +33,7 @@ export interface CloudSession {
 }
 
 /**
- * The cloud session (spec Authentication B): registration with the factory secret when the device
+ * The cloud session: registration with the factory secret when the device
  * holds no `device_secret`, then a token refresh; both results are stored by the client in the
  * credential store (entries 0x11a/0x11b/0xe8, slots 0xe/0xf). Nothing secret is logged.
  */

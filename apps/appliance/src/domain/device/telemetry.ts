@@ -19,7 +19,7 @@ export interface DeviceTelemetry {
 }
 
 export interface DeviceTelemetryOptions {
-  /** Where queued events wait (a SQLite file in the analytics directory of spec B4 on a device). */
+  /** Where queued events wait (a SQLite file in the device analytics directory). */
   store: TelemetryStore;
   client: Pick<CloudClient, 'sendTelemetry'>;
   serial: string;

@@ -130,7 +130,7 @@ export function toProvisionRequest(request: {
 }
 
 /**
- * The provisioning flow of spec States A with design.md's Failed rules. Commands are handled one at a
+ * The provisioning flow with its Failed rules (docs/appliance.md). Commands are handled one at a
  * time; cancel and the session timeout interrupt whatever is running at its next step.
  */
 export function createProvisioningController(options: ProvisioningControllerOptions): ProvisioningController {
@@ -222,7 +222,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
     }
   };
 
-  // ---- AP up / down (spec A4 order) ----
+  // ---- AP up / down (in the order docs/appliance.md gives) ----
 
   const apUp = async (s: Session) => {
     await step('stop station', () => radio.stopStation());

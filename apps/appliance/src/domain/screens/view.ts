@@ -15,7 +15,7 @@ import { formatWifiQr } from './qr.js';
 import { createUpdateModel, type UpdateView } from './update.js';
 import { createVerifyModel, type VerificationPort, type VerifyView } from './verify.js';
 
-/** Spec Limits: `PROV_TIMEOUT`. */
+/** `PROV_TIMEOUT`. */
 export const SETUP_SESSION_SECONDS = 300;
 
 /**
@@ -53,7 +53,7 @@ export interface ConfirmDialog {
   detail: string;
 }
 
-/** Menu > Wi-Fi (spec States C). */
+/** Menu > Wi-Fi. */
 export interface WifiView extends ScreenBase {
   screen: 'wifi';
   name: string | null;
@@ -72,7 +72,7 @@ export interface WifiView extends ScreenBase {
   notice: string | null;
 }
 
-/** Set up Wi-Fi (spec States C, A5). */
+/** Set up Wi-Fi (with the setup QR code). */
 export interface SetupView extends ScreenBase {
   screen: 'setup';
   phase: ProvisioningState['state'];

@@ -5,7 +5,7 @@ import type { Radio, Station, StationStatus } from '../../core/ports/radio.js';
 import type { Timers } from '../provisioning/controller.js';
 import { classifySignal } from './signal.js';
 
-/** Spec Limits: station poll interval. */
+/** Station poll interval. */
 export const POLL_INTERVAL_MS = 10_000;
 
 export interface WifiServiceOptions {
@@ -37,7 +37,7 @@ const realTimers: Timers = {
 };
 
 /**
- * The station-mode Wi-Fi service (spec States B): polls status and signal every 10 s, publishes the
+ * The station-mode Wi-Fi service: polls status and signal every 10 s, publishes the
  * connection details, emits WifiConnected/WifiDisconnected (a roam gives both, in that order), and
  * recovers a missing wpa_supplicant idempotently. It never scans, selects or retries on its own:
  * wpa_supplicant alone chooses among the saved profiles, so a healthy connection is kept.
@@ -115,7 +115,7 @@ export function createWifiService(options: WifiServiceOptions): WifiService {
     setConnected(associated ? status.ssid : null);
     bus.publish('ConnectionDetails', details);
     if (associated && !status.ipv4) {
-      // udhcpc only after association (spec A4); the adapter makes this a no-op when it already runs.
+      // udhcpc only after association; the adapter makes this a no-op when it already runs.
       try {
         await radio.startDhcpClient();
       } catch (error) {

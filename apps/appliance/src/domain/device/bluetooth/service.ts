@@ -15,8 +15,8 @@ import { DeviceError } from '../errors.js';
 import type { DeviceTelemetry } from '../telemetry.js';
 
 /**
- * Unsolicited events of the module (type-3 frames `[event_id, ...data]`). The spec does not show
- * them; these ids are this project's, kept in one table so a real module's ids drop in here.
+ * Unsolicited events of the module (type-3 frames `[event_id, ...data]`). The vendor does not
+ * document them; these ids are this project's, kept in one table so a real module's ids drop in here.
  */
 export const BT_EVENTS = {
   /** data: the phone's name, UTF-8 */
@@ -70,7 +70,7 @@ export interface BluetoothServiceOptions {
   port: BtPort;
   telemetry: Pick<DeviceTelemetry, 'track'>;
   logger: Logger;
-  /** Phone book file (default /tmp/PHONE_BOOK.bin, spec B4). */
+  /** Phone book file (default /tmp/PHONE_BOOK.bin, the vendor path). */
   phoneBookPath?: string;
   /** Calling code for national numbers in searches, e.g. `49`. */
   countryCode?: () => string | undefined;

@@ -9,7 +9,7 @@ import type { AudioCapture } from './audio.js';
 import type { RecordingStore, WavFileWriter } from './store.js';
 
 /**
- * The recorder's states (the spec gives only the operation order init, start, pause, finish):
+ * The recorder's states (the vendor API gives only the operation order init, start, pause, finish):
  *
  *   idle --init--> ready --start--> recording --pause--> paused --start--> recording
  *   recording | paused --finish--> idle      (mark is allowed in recording and paused)
