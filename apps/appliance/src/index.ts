@@ -2,7 +2,7 @@
 // building blocks by layer (core, domain, adapters).
 
 // System adapters
-export { syncDir, writeFileAtomic } from './adapters/system/atomic.js';
+export { syncDir, writeFileAtomic } from '@waved/internal';
 export { arecordArgs, createArecordCapture } from './adapters/system/audio.js';
 export { createRunnerClock } from './adapters/system/clock.js';
 export { createCtrlEventMonitor, parseCtrlEvent } from './adapters/system/ctrl-events.js';

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { removeStaleTemps } from '@waved/internal';
 import { ApplianceError } from '../../core/errors.js';
 import type { Logger } from '../../core/log/logger.js';
 import type { Notifier } from '../../core/ports/notify.js';
@@ -11,7 +12,6 @@ import type { DeviceProfile } from '../../domain/profile/schema.js';
 import type { Settings } from '../../domain/settings/index.js';
 import { checkWpaConfig, minimalWpaConfig, withCountry } from '../../domain/wifi/wpa-config.js';
 import type { DeviceAdapters, RuntimeAdapters } from '../../runtime.js';
-import { removeStaleTemps } from './atomic.js';
 import { createRunnerClock } from './clock.js';
 import { createFileStore } from './files.js';
 import { serveHttp } from './http.js';
