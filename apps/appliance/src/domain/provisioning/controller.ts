@@ -5,7 +5,7 @@ import { ApplianceError } from '../../core/errors.js';
 import { type Logger, silentLogger } from '../../core/log/logger.js';
 import type { SecretRegistry } from '../../core/log/redact.js';
 import { FAILURE_MESSAGES } from '../../core/messages.js';
-import { systemClock, type Timers } from '../../core/ports/clock.js';
+import { type Clock, systemClock } from '../../core/ports/clock.js';
 import type { FileStore } from '../../core/ports/files.js';
 import type { ProvisionRequest, Radio, Station, StationEvent } from '../../core/ports/radio.js';
 import { translator } from '../../i18n/index.js';
@@ -29,8 +29,6 @@ export interface PortalHandle {
   url: string;
   close(): Promise<void>;
 }
-
-export type { Timers };
 
 /** Files the controller writes itself (the hostapd config, 0600), so it can guarantee their removal. */
 export type ControllerFiles = Pick<FileStore, 'write' | 'remove'>;
@@ -57,7 +55,8 @@ export interface ProvisioningControllerOptions {
   finishDelayMs?: number;
   /** Station status poll interval while waiting for association or an address. */
   pollMs?: number;
-  timers?: Timers;
+  /** Timers and the wall clock of `expiresAt` (default `systemClock`); tests pass a manual clock. */
+  clock?: Clock;
   /** Where the hostapd config is written (atomically, 0600) and removed. */
   files: ControllerFiles;
   randomBytes?: (n: number) => Buffer;
@@ -66,8 +65,6 @@ export interface ProvisioningControllerOptions {
   secrets?: SecretRegistry;
   /** The state to start in (after a controlled restart: `Connected`). */
   initialState?: ProvisioningState;
-  /** Wall clock for `expiresAt` (default Date.now). */
-  now?: () => number;
 }
 
 export interface ProvisioningController {
@@ -136,7 +133,7 @@ export function toProvisionRequest(request: {
 export function createProvisioningController(options: ProvisioningControllerOptions): ProvisioningController {
   const { bus, radio, station } = options;
   const log = options.logger ?? silentLogger;
-  const timers = options.timers ?? systemClock;
+  const clock = options.clock ?? systemClock;
   const files = options.files;
   const randomBytes = options.randomBytes ?? crypto.randomBytes;
   const derivePsk = options.derivePsk ?? ((s: string, p: string) => defaultDerivePsk(s, p));
@@ -149,7 +146,6 @@ export function createProvisioningController(options: ProvisioningControllerOpti
   const finishDelayMs = options.finishDelayMs ?? 1_000;
   const pollMs = options.pollMs ?? 1_000;
 
-  const now = options.now ?? Date.now;
   let state: ProvisioningState = options.initialState ?? { state: 'Idle' };
   let session: Session | null = null;
   let abort = new AbortController();
@@ -181,10 +177,10 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       const signal = abort.signal;
       if (signal.aborted) return reject(new Aborted());
       const onAbort = () => {
-        timers.clearTimeout(handle);
+        clock.clearTimeout(handle);
         reject(new Aborted());
       };
-      const handle = timers.setTimeout(() => {
+      const handle = clock.setTimeout(() => {
         signal.removeEventListener('abort', onAbort);
         resolve();
       }, ms);
@@ -195,7 +191,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
   const step = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
     let handle: unknown;
     const limit = new Promise<never>((_, reject) => {
-      handle = timers.setTimeout(
+      handle = clock.setTimeout(
         () =>
           reject(
             new ApplianceError('APPLIANCE_RADIO_STEP', `${name} did not finish within ${stepTimeoutMs} ms`),
@@ -208,7 +204,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       lastStep = name;
       return await Promise.race([fn(), limit]);
     } finally {
-      timers.clearTimeout(handle);
+      clock.clearTimeout(handle);
     }
   };
 
@@ -279,7 +275,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
 
   const endSessionSecrets = () => {
     if (!session) return;
-    timers.clearTimeout(session.timer);
+    clock.clearTimeout(session.timer);
     for (const f of session.forget) f();
     session = null;
   };
@@ -305,10 +301,10 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       forget: [],
       timer: undefined,
       expired: false,
-      expiresAt: now() + timeoutMs,
+      expiresAt: clock.now() + timeoutMs,
     };
     if (options.secrets) s.forget.push(options.secrets.add(s.passphrase), options.secrets.add(s.csrf));
-    s.timer = timers.setTimeout(() => {
+    s.timer = clock.setTimeout(() => {
       s.expired = true;
       log.info('provisioning session timed out; returning to the saved networks');
       void endSession();
@@ -366,8 +362,8 @@ export function createProvisioningController(options: ProvisioningControllerOpti
         if (done) return;
         done = true;
         off();
-        timers.clearTimeout(deadline);
-        timers.clearTimeout(poller);
+        clock.clearTimeout(deadline);
+        clock.clearTimeout(poller);
         signal.removeEventListener('abort', onAbort);
         fn();
       };
@@ -389,11 +385,11 @@ export function createProvisioningController(options: ProvisioningControllerOpti
         else if (event.type === 'connected' && !done) {
           notFound = 0;
           // Do not wait for the next poll step.
-          timers.clearTimeout(poller);
+          clock.clearTimeout(poller);
           void poll();
         }
       });
-      const deadline = timers.setTimeout(
+      const deadline = clock.setTimeout(
         () =>
           finish(() =>
             reject(
@@ -422,8 +418,8 @@ export function createProvisioningController(options: ProvisioningControllerOpti
           polling = false;
         }
         if (!done) {
-          timers.clearTimeout(poller);
-          poller = timers.setTimeout(() => void poll(), pollMs);
+          clock.clearTimeout(poller);
+          poller = clock.setTimeout(() => void poll(), pollMs);
         }
       };
       if (signal.aborted) return onAbort();

@@ -23,7 +23,6 @@ export {
   type ScreenButton,
   type ScreenRow,
   type Screens,
-  type ScreensClock,
   type ScreensOptions,
   type ScreenView,
   SETUP_SESSION_SECONDS,

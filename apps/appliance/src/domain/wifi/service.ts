@@ -1,8 +1,8 @@
 import type { Command, ConnectionDetails, StateBus } from '../../core/bus.js';
 import { type Logger, silentLogger } from '../../core/log/logger.js';
 import type { SecretRegistry } from '../../core/log/redact.js';
+import { type Clock, systemClock } from '../../core/ports/clock.js';
 import type { Radio, Station, StationStatus } from '../../core/ports/radio.js';
-import type { Timers } from '../provisioning/controller.js';
 import { classifySignal } from './signal.js';
 
 /** Station poll interval. */
@@ -14,7 +14,8 @@ export interface WifiServiceOptions {
   /** Only `startStation` (recovery) and `startDhcpClient` (after association) are used. */
   radio: Pick<Radio, 'startStation' | 'startDhcpClient'>;
   pollMs?: number;
-  timers?: Timers;
+  /** Timers (default `systemClock`); tests pass a manual clock. */
+  clock?: Clock;
   logger?: Logger;
   secrets?: SecretRegistry;
   /** Called once per connection (after `WifiConnected`): the SNTP sync hangs off this. */
@@ -31,11 +32,6 @@ export interface WifiService {
   poll(): Promise<ConnectionDetails | null>;
 }
 
-const realTimers: Timers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
-
 /**
  * The station-mode Wi-Fi service: polls status and signal every 10 s, publishes the
  * connection details, emits WifiConnected/WifiDisconnected (a roam gives both, in that order), and
@@ -44,7 +40,7 @@ const realTimers: Timers = {
  */
 export function createWifiService(options: WifiServiceOptions): WifiService {
   const { bus, station, radio } = options;
-  const timers = options.timers ?? realTimers;
+  const clock = options.clock ?? systemClock;
   const pollMs = options.pollMs ?? POLL_INTERVAL_MS;
   const log = options.logger ?? silentLogger;
   let timer: unknown;
@@ -136,7 +132,7 @@ export function createWifiService(options: WifiServiceOptions): WifiService {
 
   const schedule = () => {
     if (!running) return;
-    timer = timers.setTimeout(async () => {
+    timer = clock.setTimeout(async () => {
       try {
         await poll();
       } catch (error) {
@@ -175,7 +171,7 @@ export function createWifiService(options: WifiServiceOptions): WifiService {
     },
     stop() {
       running = false;
-      timers.clearTimeout(timer);
+      clock.clearTimeout(timer);
       for (const off of offs.splice(0)) off();
     },
     pause() {
