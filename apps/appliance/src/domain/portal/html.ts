@@ -1,5 +1,5 @@
 import type { ProvisioningState, ScannedNetwork, SignalClass } from '../../core/bus.js';
-import { failureMessage } from '../../core/messages.js';
+import { formatFailure } from '../../core/messages.js';
 import {
   LOCALES,
   type Message,
@@ -388,7 +388,7 @@ ${renderField(countrySpec, view, tr)}
 
 /** The failure's text in the page's language (one text with the screens and the log). */
 export function failureText(state: Extract<ProvisioningState, { state: 'Failed' }>, tr: Translator): string {
-  return tr.text(failureMessage(state.reason));
+  return formatFailure(state.reason, tr);
 }
 
 /** The banner that tells the phone user what the device is doing. Empty while the form is waiting. */

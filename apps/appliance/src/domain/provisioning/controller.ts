@@ -4,11 +4,10 @@ import type { Command, FailureReason, ProvisioningState, ScannedNetwork, StateBu
 import { ApplianceError } from '../../core/errors.js';
 import { type Logger, silentLogger } from '../../core/log/logger.js';
 import type { SecretRegistry } from '../../core/log/redact.js';
-import { FAILURE_MESSAGES } from '../../core/messages.js';
+import { formatFailure } from '../../core/messages.js';
 import { type Clock, systemClock } from '../../core/ports/clock.js';
 import type { FileStore } from '../../core/ports/files.js';
 import type { ProvisionRequest, Radio, Station, StationEvent } from '../../core/ports/radio.js';
-import { translator } from '../../i18n/index.js';
 import type { PortalSession } from '../portal/portal.js';
 import {
   ADDRESS_TIMEOUT_MS,
@@ -103,10 +102,6 @@ interface Session {
   expired: boolean;
   expiresAt: number;
 }
-
-/** The log's text for a failure: the English of the message the portal and the screens show. */
-const english = translator('en');
-const englishFailure = (reason: FailureReason): string => english.text(FAILURE_MESSAGES[reason]);
 
 /** Scans in a row that miss the network before joining fails with `network-not-found`. */
 const NOT_FOUND_SCANS = 3;
@@ -332,7 +327,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       publish({
         state: 'Failed',
         reason: 'ap-failed',
-        message: `${englishFailure('ap-failed')} (${failedStep} failed)`,
+        message: `${formatFailure('ap-failed')} (${failedStep} failed)`,
       });
       return;
     }
@@ -374,10 +369,10 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       // misses until the deadline, mean the network is not in range.
       let notFound = 0;
       const notFoundFailure = () =>
-        new ConnectFailure('network-not-found', englishFailure('network-not-found'));
+        new ConnectFailure('network-not-found', formatFailure('network-not-found'));
       const off = station.onEvent((event: StationEvent) => {
         if (event.type === 'wrong-key' && matches(event.ssid))
-          finish(() => reject(new ConnectFailure('wrong-password', englishFailure('wrong-password'))));
+          finish(() => reject(new ConnectFailure('wrong-password', formatFailure('wrong-password'))));
         else if (event.type === 'not-found') {
           notFound++;
           if (notFound >= NOT_FOUND_SCANS) finish(() => reject(notFoundFailure()));
@@ -395,7 +390,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
             reject(
               notFound > 0
                 ? notFoundFailure()
-                : new ConnectFailure('association-timeout', englishFailure('association-timeout')),
+                : new ConnectFailure('association-timeout', formatFailure('association-timeout')),
             ),
           ),
         associationTimeoutMs,
@@ -437,7 +432,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       } catch (error) {
         log.debug('station status while waiting for an address:', error);
       }
-      if (waited >= until) throw new ConnectFailure('no-address', englishFailure('no-address'));
+      if (waited >= until) throw new ConnectFailure('no-address', formatFailure('no-address'));
       // A lease usually takes well under a second: look more often than the association poll.
       const step = Math.max(1, Math.min(pollMs, 250));
       await sleep(step);
@@ -482,7 +477,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
           ? error
           : new ConnectFailure(
               'association-timeout',
-              `${englishFailure('association-timeout')} (${error instanceof Error ? error.message : String(error)})`,
+              `${formatFailure('association-timeout')} (${error instanceof Error ? error.message : String(error)})`,
             );
       if (error instanceof ApplianceError && error.code === 'APPLIANCE_RADIO_STEP') {
         // Not the association deadline: a radio step ran out of its bound (a slow or emulated

@@ -1,6 +1,6 @@
 import type { UpdateKind } from '@waved/swu-ota';
 import type { ConnectionDetails, ProvisioningState, SignalClass, StateBus } from '../../core/bus.js';
-import { failureMessage } from '../../core/messages.js';
+import { formatFailure } from '../../core/messages.js';
 import { type Clock, systemClock } from '../../core/ports/clock.js';
 import { type Message, type MessageKey, message, type Translator, translator } from '../../i18n/index.js';
 import type { OtaEvent } from '../device/ota.js';
@@ -431,7 +431,7 @@ export function createScreens(options: ScreensOptions): Screens {
         actions = ['done'];
         break;
       case 'Failed':
-        error = tr.text(failureMessage(state.reason));
+        error = formatFailure(state.reason, tr);
         progress = lastSsid ? tr.t('screen.setup.failedTo', { ssid: lastSsid }) : tr.t('screen.setup.failed');
         actions = ['try-again', 'cancel'];
         break;
