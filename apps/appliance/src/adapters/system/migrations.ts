@@ -16,7 +16,7 @@ export const MIGRATIONS: Record<MigrationSet, readonly Migration[]> = {
     {
       tag: '0000_credentials_meta',
       when: 1763683200000,
-      sql: `-- Key-store slots and database entries of the device credentials, one row each.
+      sql: `-- Spec B2: key-store slots and database entries of the device credentials, one row each.
 CREATE TABLE \`credential_values\` (
 	\`kind\` text NOT NULL,
 	\`id\` integer NOT NULL,

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import {
   type BtConfigCommandId,
   type BtMessage,
@@ -9,6 +8,7 @@ import {
   readPhoneBookFile,
   searchByNumber,
 } from '@waved/bt-frame';
+import { createEvents, type Subscribable } from '../../../core/events.js';
 import type { Logger } from '../../../core/log/logger.js';
 import { PHONE_BOOK_PATH } from '../constants.js';
 import { DeviceError } from '../errors.js';
@@ -79,7 +79,7 @@ export interface BluetoothServiceOptions {
   probeIntervalMs?: number;
 }
 
-export interface BluetoothService extends EventEmitter<BluetoothEvents> {
+export interface BluetoothService extends Subscribable<BluetoothEvents> {
   readonly module: BtModule;
   readonly connected: boolean;
   info(): Promise<ModuleInfo>;
@@ -125,7 +125,7 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
     timeoutMs: options.timeoutMs ?? 2000,
     ...(options.probeIntervalMs !== undefined ? { probeIntervalMs: options.probeIntervalMs } : {}),
   });
-  const emitter = new EventEmitter<BluetoothEvents>();
+  const events = createEvents<BluetoothEvents>();
   let contacts: Contact[] | null = null;
   let connected = false;
   let deviceName: string | null = null;
@@ -153,7 +153,7 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
           const name = text(m);
           deviceName = name;
           logger.info(`bluetooth: connected to ${name || 'a phone'}`);
-          emitter.emit('connected', { deviceName: name });
+          events.emit('connected', { deviceName: name });
           await telemetry.track('bluetooth_connect', {
             connected: true,
             device_name: name,
@@ -164,27 +164,27 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
         case BT_EVENTS.connectRequest: {
           pending = text(m);
           logger.info(`bluetooth: ${pending || 'a phone'} asks to connect`);
-          emitter.emit('connectRequest', { deviceName: pending });
+          events.emit('connectRequest', { deviceName: pending });
           break;
         }
         case BT_EVENTS.disconnected:
           connected = false;
           deviceName = null;
-          emitter.emit('disconnected');
+          events.emit('disconnected');
           await telemetry.track('bluetooth_connect', { connected: false });
           break;
         case BT_EVENTS.incomingCall: {
           const number = text(m);
           const found = await service.searchByNumber(number).catch(() => []);
-          emitter.emit('incomingCall', { number, contacts: found });
+          events.emit('incomingCall', { number, contacts: found });
           break;
         }
         case BT_EVENTS.callAnswered:
-          emitter.emit('callAnswered');
+          events.emit('callAnswered');
           await telemetry.track('call_answer', {});
           break;
         case BT_EVENTS.callEnded:
-          emitter.emit('callEnded');
+          events.emit('callEnded');
           await telemetry.track('call_end', {});
           break;
         default:
@@ -195,13 +195,14 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
   module.on('close', (error) => {
     connected = false;
     if (!closing) logger.warn(`bluetooth: link closed: ${error.message}`);
-    emitter.emit('closed', error);
+    events.emit('closed', error);
   });
 
   // a defined getter (Object.assign would copy its first value)
-  Object.defineProperty(emitter, 'connected', { get: () => connected, enumerable: true });
-  Object.defineProperty(emitter, 'pendingRequest', { get: () => pending, enumerable: true });
-  const service = Object.assign(emitter, {
+  const base = { on: events.on, once: events.once };
+  Object.defineProperty(base, 'connected', { get: () => connected, enumerable: true });
+  Object.defineProperty(base, 'pendingRequest', { get: () => pending, enumerable: true });
+  const service = Object.assign(base, {
     module,
     async info(): Promise<ModuleInfo> {
       try {
@@ -230,7 +231,7 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
         await module.connectReply(accept);
         logger.info(`bluetooth: connection request ${accept ? 'accepted' : 'rejected'}`);
         pending = null;
-        emitter.emit('changed');
+        events.emit('changed');
       }),
     disconnect: () => wrap('disconnect', () => module.disconnect()),
     setEnabled: (on: boolean) =>
@@ -243,7 +244,7 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
           pending = null;
         }
         logger.info(`bluetooth: turned ${on ? 'on' : 'off'}`);
-        emitter.emit('changed');
+        events.emit('changed');
       }),
     setAutoReconnect: (on: boolean) => wrap('reconnect switch', () => module.reconnectSwitch(on)),
     setMode: (mode: number) => wrap('mode', () => module.switchMode(mode)),
@@ -251,12 +252,12 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
       wrap('pairing', async () => {
         await module.repair();
         logger.info('bluetooth: pairing reset; a phone can pair now');
-        emitter.emit('changed');
+        events.emit('changed');
       }),
     setName: (name: string) =>
       wrap('name', async () => {
         await module.setName(name);
-        emitter.emit('changed');
+        events.emit('changed');
       }),
     configure: (id: BtConfigCommandId, data?: Uint8Array) =>
       wrap('configuration', async () => (await module.configure(id, data)).data),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
+import { createEvents, type Subscribable } from '../../../core/events.js';
 import type { Logger } from '../../../core/log/logger.js';
 import { AUDIO_BYTES_PER_SECOND, AUDIO_FORMAT, type TranscriptionMode } from '../constants.js';
 import { DeviceError } from '../errors.js';
@@ -52,7 +52,7 @@ export interface MeetingRecorderOptions {
   syncIntervalMs?: number;
 }
 
-export interface MeetingRecorder extends EventEmitter<RecorderEvents> {
+export interface MeetingRecorder extends Subscribable<RecorderEvents> {
   readonly state: RecorderState;
   readonly current: RecordingInfo | null;
   /** Milliseconds of audio captured in the current recording. */
@@ -78,7 +78,7 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
   const { store, audio, telemetry, logger } = options;
   const now = options.now ?? Date.now;
   const syncMs = Math.min(1000, options.syncIntervalMs ?? 500);
-  const emitter = new EventEmitter<RecorderEvents>();
+  const events = createEvents<RecorderEvents>();
   let state: RecorderState = 'idle';
   let current: RecordingInfo | null = null;
   let capturedBytes = 0;
@@ -97,7 +97,7 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
   const setState = (next: RecorderState) => {
     const previous = state;
     state = next;
-    emitter.emit('state', { state, recording: current, previous });
+    events.emit('state', { state, recording: current, previous });
   };
 
   const refuse = (op: string): never => {
@@ -133,7 +133,7 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
       const bytes = writer.syncedBytes;
       const durationMs = Math.floor((bytes * 1000) / AUDIO_BYTES_PER_SECOND);
       store.updateFile(rec.id, fileSeq, { bytes, durationMs });
-      emitter.emit('synced', { recording: rec, durationMs, bytes });
+      events.emit('synced', { recording: rec, durationMs, bytes });
     };
     const timer = setInterval(() => {
       sync().catch((error) => logger.warn(`recording: sync failed: ${(error as Error).message}`));
@@ -143,7 +143,7 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
         for await (const chunk of audio.capture(abort.signal)) {
           capturedBytes += chunk.length;
           if (writer) await writer.write(chunk);
-          emitter.emit('audio', chunk);
+          events.emit('audio', chunk);
         }
       } catch (error) {
         if (!abort.signal.aborted) {
@@ -154,7 +154,7 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
                   cause: error,
                 });
           logger.error(`recording: ${e.message}`);
-          if (emitter.listenerCount('error') > 0) emitter.emit('error', e);
+          if (events.listenerCount('error') > 0) events.emit('error', e);
         }
       }
     })();
@@ -193,12 +193,13 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
   });
 
   // getters must be defined, not copied: Object.assign would freeze their first value
-  Object.defineProperties(emitter, {
+  const base = { on: events.on, once: events.once };
+  Object.defineProperties(base, {
     state: { get: () => state, enumerable: true },
     current: { get: () => current, enumerable: true },
     elapsedMs: { get: () => elapsed(), enumerable: true },
   });
-  const recorder = Object.assign(emitter, {
+  const recorder = Object.assign(base, {
     init(opts: { mode?: TranscriptionMode; language?: string } = {}) {
       return exclusive('init', ['idle'], async () => {
         const mode = opts.mode ?? 0;
@@ -254,7 +255,7 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
         const rec = current as RecordingInfo;
         const atMs = elapsed();
         store.addMark(rec.id, atMs, now());
-        emitter.emit('mark', { recording: rec, atMs });
+        events.emit('mark', { recording: rec, atMs });
         await telemetry.track('ai_record_mark', { record_id: rec.id });
         return atMs;
       });
@@ -281,7 +282,7 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
           duration_s: Math.round(durationMs / 1000),
           file_size: bytes,
         });
-        emitter.emit('finished', row);
+        events.emit('finished', row);
         return row;
       });
     },
