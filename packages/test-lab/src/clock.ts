@@ -1,5 +1,5 @@
 /** The shape of the shared `Clock` (`@waved/internal`), restated so test-lab depends on nothing. */
-export interface TestClock {
+interface TestClock {
   now(): number;
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;

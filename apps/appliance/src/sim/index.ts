@@ -108,7 +108,7 @@ export function createSimAdapters(options: SimAdaptersOptions): SimAdapters {
         port: options.ntp.port,
         servers: [options.ntp.host],
         createSocket: createUdpSocket,
-        setClock: async (d) => logger.info(`sim: the device clock would be set to ${d.toISOString()}`),
+        setClock: async (d) => logger.info?.(`sim: the device clock would be set to ${d.toISOString()}`),
       }
     : undefined;
   return {
@@ -161,7 +161,7 @@ export function playSimulator(
       if (!app || !simDevice) return;
       void import('./device.js')
         .then(({ runDeviceDemo }) => runDeviceDemo(app, simDevice.btModule, logger))
-        .catch((error) => logger.warn('device demo failed:', (error as Error).message));
+        .catch((error) => logger.warn?.('device demo failed', { error: (error as Error).message }));
     });
   }
   if (options.autoSetup) {

@@ -223,7 +223,7 @@ export function createSimRadio(options: SimRadioOptions = {}): SimRadio {
       supplicant = true;
       mode = 'sta';
       tempDisabled.clear();
-      log.debug('sim: wpa_supplicant started');
+      log.debug?.('sim: wpa_supplicant started');
       select();
     },
     async startDhcpClient() {

@@ -159,7 +159,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
   };
 
   const enqueue = (task: () => Promise<void>) => {
-    queue = queue.then(task).catch((error) => log.error('provisioning task failed:', error));
+    queue = queue.then(task).catch((error) => log.error?.('provisioning task failed:', error));
     return queue;
   };
 
@@ -195,7 +195,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       );
     });
     try {
-      log.debug(`radio: ${name}`);
+      log.debug?.(`radio: ${name}`);
       lastStep = name;
       return await Promise.race([fn(), limit]);
     } finally {
@@ -208,7 +208,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       await step(name, fn);
       return true;
     } catch (error) {
-      log.warn(`radio: ${name} failed during teardown:`, error);
+      log.warn?.(`radio: ${name} failed during teardown`, { error });
       return false;
     }
   };
@@ -257,7 +257,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
     try {
       await files.remove(configPath);
     } catch (error) {
-      log.error(`could not remove ${configPath}:`, error);
+      log.error?.(`could not remove ${configPath}`, { error });
     }
     up.config = false;
     if (await tryStep('start station', () => radio.startStation())) up.station = true;
@@ -280,7 +280,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       return await step('scan', () => station.scan());
     } catch (error) {
       // Not fatal: the form still offers manual (hidden) SSID entry.
-      log.warn('scan failed; the form will offer manual entry only:', error);
+      log.warn?.('scan failed; the form will offer manual entry only', { error });
       return [];
     }
   };
@@ -301,7 +301,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
     if (options.secrets) s.forget.push(options.secrets.add(s.passphrase), options.secrets.add(s.csrf));
     s.timer = clock.setTimeout(() => {
       s.expired = true;
-      log.info('provisioning session timed out; returning to the saved networks');
+      log.info?.('provisioning session timed out; returning to the saved networks');
       void endSession();
     }, timeoutMs);
     session = s;
@@ -321,7 +321,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
     } catch (error) {
       if (error instanceof Aborted) throw error;
       const failedStep = lastStep;
-      log.error('the setup network could not be started:', error);
+      log.error?.('the setup network could not be started', { error });
       await apDown();
       endSessionSecrets();
       publish({
@@ -331,7 +331,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       });
       return;
     }
-    log.info(`setup network ${s.apSsid} is up; open ${setupUrl}`);
+    log.info?.(`setup network ${s.apSsid} is up; open ${setupUrl}`);
     if (after) publish({ state: 'Failed', reason: after.reason, message: after.message });
     else publish({ state: 'ApActive', ssid: s.apSsid, passphrase: s.passphrase, url: setupUrl });
   };
@@ -408,7 +408,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
             return;
           }
         } catch (error) {
-          log.debug('station status while connecting:', error);
+          log.debug?.('station status while connecting', { error });
         } finally {
           polling = false;
         }
@@ -430,7 +430,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
         const st = await station.status();
         if (st.ipv4) return st.ipv4;
       } catch (error) {
-        log.debug('station status while waiting for an address:', error);
+        log.debug?.('station status while waiting for an address', { error });
       }
       if (waited >= until) throw new ConnectFailure('no-address', formatFailure('no-address'));
       // A lease usually takes well under a second: look more often than the association poll.
@@ -465,11 +465,11 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       lastSsid = ssid;
       endSessionSecrets();
       publish({ state: 'Connected', ssid });
-      log.info(`connected to the configured network; restarting to apply the saved settings`);
+      log.info?.(`connected to the configured network; restarting to apply the saved settings`);
       // Not awaited: the restart stops this controller, which waits for this very task.
       void Promise.resolve()
         .then(() => options.onRestart?.({ pendingWebhookTest: true, connected: true }))
-        .catch((error) => log.error('restart hook failed:', error));
+        .catch((error) => log.error?.('restart hook failed:', error));
     } catch (error) {
       if (error instanceof Aborted) throw error;
       const failure =
@@ -482,11 +482,11 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       if (error instanceof ApplianceError && error.code === 'APPLIANCE_RADIO_STEP') {
         // Not the association deadline: a radio step ran out of its bound (a slow or emulated
         // machine needs a larger one), and the log says so.
-        log.warn(
+        log.warn?.(
           `connecting failed: ${failure.reason}: ${error.message} (the radio step limit, ${stepTimeoutMs} ms)`,
         );
       } else {
-        log.warn(`connecting failed: ${failure.reason}`);
+        log.warn?.(`connecting failed: ${failure.reason}`);
       }
       if (s.expired) return;
       // The form comes back in the same session (same AP name, passphrase and CSRF token) for Try again.
@@ -530,7 +530,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
             await openSession();
             return;
           }
-          log.debug(`OpenWifiProvisioning ignored in ${state.state}`);
+          log.debug?.(`OpenWifiProvisioning ignored in ${state.state}`);
           bus.publish('ProvisioningState', state);
         });
         break;
@@ -544,7 +544,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
             await connect(command.connect);
             return;
           }
-          log.warn(`SettingsSaved ignored in ${state.state}`);
+          log.warn?.(`SettingsSaved ignored in ${state.state}`);
         });
         break;
       default:

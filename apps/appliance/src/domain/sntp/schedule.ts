@@ -63,7 +63,7 @@ export function createClockSync(options: ClockSyncOptions): ClockSync {
     } catch (error) {
       if (mine !== generation) return;
       state = 'waiting';
-      log.warn(
+      log.warn?.(
         `SNTP: clock not set (${(error as Error).message}); trying again in ${Math.round(delay / 1000)} s`,
       );
       timer = clock.setTimeout(() => void attempt(), delay);

@@ -53,17 +53,17 @@ export function createWifiService(options: WifiServiceOptions): WifiService {
   const setConnected = (ssid: string | null) => {
     if (ssid === connectedSsid) return;
     if (connectedSsid !== null) {
-      log.info(`Wi-Fi: left ${JSON.stringify(connectedSsid)}`);
+      log.info?.(`Wi-Fi: left ${JSON.stringify(connectedSsid)}`);
       bus.publish('WifiDisconnected', { ssid: connectedSsid });
     }
     connectedSsid = ssid;
     if (ssid !== null) {
-      log.info(`Wi-Fi: connected to ${JSON.stringify(ssid)}`);
+      log.info?.(`Wi-Fi: connected to ${JSON.stringify(ssid)}`);
       bus.publish('WifiConnected', { ssid });
       try {
         options.onConnected?.(ssid);
       } catch (error) {
-        log.warn('onConnected hook failed:', error);
+        log.warn?.('onConnected hook failed', { error });
       }
     }
   };
@@ -74,7 +74,7 @@ export function createWifiService(options: WifiServiceOptions): WifiService {
     try {
       status = await station.status();
     } catch (error) {
-      log.warn('Wi-Fi: wpa_supplicant is not answering; starting it again:', error);
+      log.warn?.('Wi-Fi: wpa_supplicant is not answering; starting it again', { error });
       setConnected(null);
       const details: ConnectionDetails = {
         ssid: null,
@@ -87,7 +87,7 @@ export function createWifiService(options: WifiServiceOptions): WifiService {
       try {
         await radio.startStation();
       } catch (recoveryError) {
-        log.error('Wi-Fi: station recovery failed; retrying at the next poll:', recoveryError);
+        log.error?.('Wi-Fi: station recovery failed; retrying at the next poll', { error: recoveryError });
       }
       return details;
     }
@@ -98,7 +98,7 @@ export function createWifiService(options: WifiServiceOptions): WifiService {
       try {
         rssi = await station.signalPoll();
       } catch (error) {
-        log.debug('Wi-Fi: signal_poll failed:', error);
+        log.debug?.('Wi-Fi: signal_poll failed', { error });
       }
     }
     const details: ConnectionDetails = {
@@ -115,7 +115,7 @@ export function createWifiService(options: WifiServiceOptions): WifiService {
       try {
         await radio.startDhcpClient();
       } catch (error) {
-        log.warn('Wi-Fi: could not start the DHCP client:', error);
+        log.warn?.('Wi-Fi: could not start the DHCP client', { error });
       }
     }
     return details;
@@ -136,7 +136,7 @@ export function createWifiService(options: WifiServiceOptions): WifiService {
       try {
         await poll();
       } catch (error) {
-        log.error('Wi-Fi: poll failed:', error);
+        log.error?.('Wi-Fi: poll failed', { error });
       }
       schedule();
     }, pollMs);
@@ -145,14 +145,14 @@ export function createWifiService(options: WifiServiceOptions): WifiService {
   const onCommand = (command: Command) => {
     if (command.type !== 'WifiConnect') return;
     if (paused) {
-      log.warn('Wi-Fi: WifiConnect ignored while the setup network is open');
+      log.warn?.('Wi-Fi: WifiConnect ignored while the setup network is open');
       return;
     }
     const forget = options.secrets?.add(command.password) ?? (() => {});
     station
       .provision({ ssid: command.ssid, passphrase: command.password })
-      .then(() => log.info(`Wi-Fi: profile for ${JSON.stringify(command.ssid)} saved; reassociating`))
-      .catch((error) => log.error('Wi-Fi: connect failed:', error))
+      .then(() => log.info?.(`Wi-Fi: profile for ${JSON.stringify(command.ssid)} saved; reassociating`))
+      .catch((error) => log.error?.('Wi-Fi: connect failed:', error))
       .finally(forget);
   };
 
@@ -166,7 +166,7 @@ export function createWifiService(options: WifiServiceOptions): WifiService {
           if (event.type === 'connected' || event.type === 'disconnected') void poll().catch(() => {});
         }),
       );
-      void poll().catch((error) => log.error('Wi-Fi: poll failed:', error));
+      void poll().catch((error) => log.error?.('Wi-Fi: poll failed:', error));
       schedule();
     },
     stop() {

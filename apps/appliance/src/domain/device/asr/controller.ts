@@ -132,7 +132,7 @@ export function createAsrController(options: AsrControllerOptions): AsrControlle
     if (!client || !meetingId) return;
     notices = notices
       .then(send)
-      .catch((error) => logger.warn(`asr: ${what} not sent: ${(error as Error).message}`));
+      .catch((error) => logger.warn?.(`asr: ${what} not sent: ${(error as Error).message}`));
   };
   const info = (partial: Partial<AsrInfo> & Pick<AsrInfo, 'state'>) => {
     const full: AsrInfo = { type, onlyTrans: mode === 1, language, ...partial };

@@ -152,7 +152,7 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
           pending = null;
           const name = text(m);
           deviceName = name;
-          logger.info(`bluetooth: connected to ${name || 'a phone'}`);
+          logger.info?.(`bluetooth: connected to ${name || 'a phone'}`);
           events.emit('connected', { deviceName: name });
           await telemetry.track('bluetooth_connect', {
             connected: true,
@@ -163,7 +163,7 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
         }
         case BT_EVENTS.connectRequest: {
           pending = text(m);
-          logger.info(`bluetooth: ${pending || 'a phone'} asks to connect`);
+          logger.info?.(`bluetooth: ${pending || 'a phone'} asks to connect`);
           events.emit('connectRequest', { deviceName: pending });
           break;
         }
@@ -188,13 +188,13 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
           await telemetry.track('call_end', {});
           break;
         default:
-          logger.debug(`bluetooth: unsolicited frame ${m.cmdId ?? 'empty'} (${m.data.length} bytes)`);
+          logger.debug?.(`bluetooth: unsolicited frame ${m.cmdId ?? 'empty'} (${m.data.length} bytes)`);
       }
     })();
   });
   module.on('close', (error) => {
     connected = false;
-    if (!closing) logger.warn(`bluetooth: link closed: ${error.message}`);
+    if (!closing) logger.warn?.(`bluetooth: link closed: ${error.message}`);
     events.emit('closed', error);
   });
 
@@ -229,7 +229,7 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
     answerConnectRequest: (accept: boolean) =>
       wrap('connect reply', async () => {
         await module.connectReply(accept);
-        logger.info(`bluetooth: connection request ${accept ? 'accepted' : 'rejected'}`);
+        logger.info?.(`bluetooth: connection request ${accept ? 'accepted' : 'rejected'}`);
         pending = null;
         events.emit('changed');
       }),
@@ -243,7 +243,7 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
           deviceName = null;
           pending = null;
         }
-        logger.info(`bluetooth: turned ${on ? 'on' : 'off'}`);
+        logger.info?.(`bluetooth: turned ${on ? 'on' : 'off'}`);
         events.emit('changed');
       }),
     setAutoReconnect: (on: boolean) => wrap('reconnect switch', () => module.reconnectSwitch(on)),
@@ -251,7 +251,7 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
     repair: () =>
       wrap('pairing', async () => {
         await module.repair();
-        logger.info('bluetooth: pairing reset; a phone can pair now');
+        logger.info?.('bluetooth: pairing reset; a phone can pair now');
         events.emit('changed');
       }),
     setName: (name: string) =>
@@ -263,7 +263,7 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
       wrap('configuration', async () => (await module.configure(id, data)).data),
     async downloadPhoneBook() {
       contacts = await module.getPhoneBook({ path });
-      logger.info(`bluetooth: phone book with ${contacts.length} contacts`);
+      logger.info?.(`bluetooth: phone book with ${contacts.length} contacts`);
       return contacts;
     },
     async searchByNumber(number: string) {

@@ -136,7 +136,7 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
       events.emit('synced', { recording: rec, durationMs, bytes });
     };
     const timer = setInterval(() => {
-      sync().catch((error) => logger.warn(`recording: sync failed: ${(error as Error).message}`));
+      sync().catch((error) => logger.warn?.(`recording: sync failed: ${(error as Error).message}`));
     }, syncMs);
     const loop = (async () => {
       try {
@@ -153,7 +153,7 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
               : new DeviceError('DEVICE_AUDIO', `audio capture failed: ${(error as Error).message}`, {
                   cause: error,
                 });
-          logger.error(`recording: ${e.message}`);
+          logger.error?.(`recording: ${e.message}`);
           if (events.listenerCount('error') > 0) events.emit('error', e);
         }
       }
@@ -292,7 +292,7 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
         const fixed = (await store.recoverWav(f.fileName, AUDIO_FORMAT)) ?? { bytes: 0, durationMs: 0 };
         store.updateFile(f.recordingId, f.seq, { state: 'recovered', ...fixed });
         report.files.push({ recordingId: f.recordingId, fileName: f.fileName, ...fixed });
-        logger.warn(
+        logger.warn?.(
           `recording: recovered ${f.fileName} (${fixed.durationMs} ms) left open by an earlier run`,
         );
       }
