@@ -431,7 +431,7 @@ async function sim(values: Values, common: Common): Promise<number> {
     deviceDir: path.join(dataDir, 'device'),
     portalPort: port,
     device: withDevice,
-    ...(cloudUrl ? { cloudUrl } : {}),
+    cloudUrl: cloudUrl || undefined,
     ...(ntp ? { ntp } : {}),
     // the simulator reports to a service manager like the device (the benchmark measures READY=1)
     notifier: createSystemdNotifier({

@@ -49,7 +49,7 @@ export interface SimAdaptersOptions {
   portalPort: number;
   /** Run the device application (with its reference cloud server unless `cloudUrl`). */
   device: boolean;
-  cloudUrl?: string;
+  cloudUrl?: string | undefined;
   /** Ask an SNTP server after connect (the simulator only logs the time it would set). */
   ntp?: { host: string; port: number };
   notifier?: Notifier;
@@ -68,7 +68,10 @@ export interface SimAdapters extends RuntimeAdapters {
  */
 export function createSimAdapters(options: SimAdaptersOptions): SimAdapters {
   const { logger } = options;
-  const services: { dhcp?: { close(): Promise<void> }; dns?: { close(): Promise<void> } } = {};
+  const services: {
+    dhcp?: { close(): Promise<void> } | undefined;
+    dns?: { close(): Promise<void> } | undefined;
+  } = {};
   const ports = { dhcp: 0, dns: 0 };
   const apServices: SimApServices = {
     async startDhcp() {

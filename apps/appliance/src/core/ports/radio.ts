@@ -22,7 +22,7 @@ export interface ProvisionRequest {
   /** The name as text (UTF-8), used when `ssidHex` is absent. */
   ssid: string;
   /** The exact SSID bytes as hex (a listed network, whose name may not be valid UTF-8). */
-  ssidHex?: string;
+  ssidHex?: string | undefined;
   passphrase: string;
   hidden?: boolean;
 }

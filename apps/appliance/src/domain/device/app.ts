@@ -298,7 +298,8 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
               logger: scopedLogger(logger, 'cloud'),
             }),
           () => settings()?.device.country || undefined,
-          (from, to) => logger.info?.(`cloud: the device country moved it from the ${from} to the ${to} area`),
+          (from, to) =>
+            logger.info?.(`cloud: the device country moved it from the ${from} to the ${to} area`),
         );
 
   // set by the first lines of the body below; the session calls it after each successful establish
@@ -388,7 +389,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     telemetry,
     logger,
     now,
-    ...(options.recordingSyncMs ? { syncIntervalMs: options.recordingSyncMs } : {}),
+    syncIntervalMs: options.recordingSyncMs || undefined,
   });
   const uploader = createUploader({
     store: recStore,

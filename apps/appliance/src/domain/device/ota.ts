@@ -198,7 +198,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
       progressFile: progressFilePath(name, options.progressDir ?? '/tmp'),
       doneFile: options.doneFile ?? '/tmp/swu.done',
       checkpointBytes: options.checkpointBytes ?? 256 * 1024,
-      ...(options.ca ? { ca: options.ca } : {}),
+      ca: options.ca || undefined,
       ...(options.insecure ? { insecure: true } : {}),
       progressIntervalMs: 100,
       ...(onProgress ? { onProgress } : {}),
@@ -222,7 +222,9 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
     if (was === policy) return;
     if (was !== undefined) {
       for (const kind of UPDATE_KINDS) await storeFor(kind).forget();
-      logger.info?.('ota: the update policy changed; packages refused under the old one may be offered again');
+      logger.info?.(
+        'ota: the update policy changed; packages refused under the old one may be offered again',
+      );
     }
     options.policyMemory.set(policy);
   }

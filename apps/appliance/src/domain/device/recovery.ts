@@ -24,7 +24,9 @@ export function createPasswordRecovery(options: {
     async sendCode() {
       if (!session.isReady()) await session.establish();
       const r = await client.sendPasswordRecoveryCode();
-      logger.info?.(`password recovery: ${r.sent ? 'a code was sent to the owner' : 'the cloud sent no code'}`);
+      logger.info?.(
+        `password recovery: ${r.sent ? 'a code was sent to the owner' : 'the cloud sent no code'}`,
+      );
       return r;
     },
     async verifyCode(code) {

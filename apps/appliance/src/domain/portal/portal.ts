@@ -335,7 +335,7 @@ export function createPortal(options: PortalOptions): Portal {
     if (!s) return notActive(request);
     return formPage(200, s, request, {
       target: target?.ssid ?? null,
-      ...(retryValues(s) ? { values: retryValues(s) } : {}),
+      values: retryValues(s),
     });
   });
 

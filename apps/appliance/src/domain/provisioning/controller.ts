@@ -115,7 +115,7 @@ export function toProvisionRequest(request: {
 }): ProvisionRequest {
   return {
     ssid: request.ssid,
-    ...(request.ssidHex ? { ssidHex: request.ssidHex } : {}),
+    ssidHex: request.ssidHex || undefined,
     passphrase: request.passphrase,
     hidden: request.hidden,
   };

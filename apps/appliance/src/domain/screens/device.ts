@@ -116,7 +116,8 @@ export function createDeviceScreenModel(
     for (const off of unwatch.splice(0)) off();
     watched = bt;
     if (!bt) return;
-    for (const e of ['connected', 'disconnected', 'changed', 'closed'] as const) unwatch.push(bt.on(e, onEvent));
+    for (const e of ['connected', 'disconnected', 'changed', 'closed'] as const)
+      unwatch.push(bt.on(e, onEvent));
     unwatch.push(bt.on('connectRequest', onConnectRequest));
   }
 

@@ -49,7 +49,7 @@ export interface MeetingRecorderOptions {
   logger: Logger;
   now?: () => number;
   /** fdatasync interval while recording; at most 1000 (default 500). */
-  syncIntervalMs?: number;
+  syncIntervalMs?: number | undefined;
 }
 
 export interface MeetingRecorder extends Subscribable<RecorderEvents> {
