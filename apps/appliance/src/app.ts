@@ -130,7 +130,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     startPortal: async () => {
       portal ??= await loadPortal();
       const handle = await portal.listen(options.portal);
-      logger.info(`portal listening on ${handle.url}`);
+      logger.info?.(`portal listening on ${handle.url}`);
       return handle;
     },
     onRestart: (info) => options.onRestart?.(info),

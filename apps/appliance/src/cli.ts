@@ -276,8 +276,8 @@ async function start(values: Values, common: Common): Promise<number> {
     },
   });
   const { logger } = log;
-  if (loaded.note) logger.warn(loaded.note);
-  logger.info(wifiTimings(profile));
+  if (loaded.note) logger.warn?.(loaded.note);
+  logger.info?.(wifiTimings(profile));
   const { createSystemAdapters, createSystemProbe } = await systemAdapters();
   const plan = await planFeatures(profile, createSystemProbe(profile));
   if (plan.blocking.length > 0) throw new FatalError(`cannot run: ${plan.blocking.join('; ')}`);
@@ -316,7 +316,7 @@ async function start(values: Values, common: Common): Promise<number> {
     throw new FatalError((error as Error).message);
   }
   const why = await stop;
-  logger.info(`stopping (${why})`);
+  logger.info?.(`stopping (${why})`);
   await runtime.stop({ powerOffType: powerOffTypeOf(why) });
   screen?.close();
   ttyDevice?.close();
@@ -339,7 +339,7 @@ async function password(values: Values, positionals: string[], common: Common): 
   const file = path_(values, 'profile') ?? DEFAULT_PROFILE_PATH;
   const { profile, note } = loadProfile(file, values.profile !== undefined);
   const { logger } = createLogger({ level: common.logLevel, write: (line) => process.stderr.write(line) });
-  if (note) logger.warn(note);
+  if (note) logger.warn?.(note);
   const { openSystemPasswordRecovery } = await import('./adapters/system/recovery.js');
   let recovery: Awaited<ReturnType<typeof openSystemPasswordRecovery>>;
   try {
@@ -431,14 +431,14 @@ async function sim(values: Values, common: Common): Promise<number> {
     deviceDir: path.join(dataDir, 'device'),
     portalPort: port,
     device: withDevice,
-    ...(cloudUrl ? { cloudUrl } : {}),
+    cloudUrl: cloudUrl || undefined,
     ...(ntp ? { ntp } : {}),
     // the simulator reports to a service manager like the device (the benchmark measures READY=1)
     notifier: createSystemdNotifier({
       socket: process.env.NOTIFY_SOCKET,
       watchdogUsec: process.env.WATCHDOG_USEC,
       watchdogPid: process.env.WATCHDOG_PID,
-      onError: (error) => logger.debug(`sd_notify: ${error.message}`),
+      onError: (error) => logger.debug?.(`sd_notify: ${error.message}`),
     }),
   });
   const portalUrl = `http://127.0.0.1:${port}/`;
@@ -500,7 +500,7 @@ async function sim(values: Values, common: Common): Promise<number> {
   });
   process.stdout.write(`portal: ${portalUrl}\n`);
   const why = await stop;
-  logger.info(`stopping (${why})`);
+  logger.info?.(`stopping (${why})`);
   await runtime.stop({ powerOffType: powerOffTypeOf(why) });
   screen?.close();
   return 0;

@@ -2,7 +2,7 @@
 // building blocks by layer (core, domain, adapters).
 
 // System adapters
-export { syncDir, writeFileAtomic } from './adapters/system/atomic.js';
+export { syncDir, writeFileAtomic } from '@waved/internal';
 export { arecordArgs, createArecordCapture } from './adapters/system/audio.js';
 export { createRunnerClock } from './adapters/system/clock.js';
 export { createCtrlEventMonitor, parseCtrlEvent } from './adapters/system/ctrl-events.js';
@@ -64,7 +64,7 @@ export {
   type SecretRegistry,
 } from './core/log/redact.js';
 // Ports
-export { type Clock, type SetClock, systemClock, type Timers } from './core/ports/clock.js';
+export { type Clock, type SetClock, systemClock } from './core/ports/clock.js';
 export type { FileStore } from './core/ports/files.js';
 export type { HttpApp, HttpServe, ServeOptions, ServerHandle } from './core/ports/http.js';
 export { type Notifier, silentNotifier } from './core/ports/notify.js';

@@ -29,7 +29,7 @@ import { createSettingsStore, defaultSettings, type Settings } from './domain/se
 import { createClockSync } from './domain/sntp/schedule.js';
 import type { WebhookHttp } from './domain/webhook.js';
 
-/** The hardware and stores of the device application (spec Area B), from one adapter set. */
+/** The hardware and stores of the device application, from one adapter set. */
 export interface DeviceAdapters {
   stores: DeviceStores;
   identity: DeviceIdentity;
@@ -238,7 +238,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         await adapters.applyCountry(country, settings);
         appliedCountry = country;
       } catch (error) {
-        logger.warn(`Wi-Fi country ${country} not applied: ${(error as Error).message}`);
+        logger.warn?.(`Wi-Fi country ${country} not applied: ${(error as Error).message}`);
       }
     }
   }
@@ -296,7 +296,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       initialState = app.controller.state();
       await app.stop();
       if (why === 'stop') return;
-      logger.info('restarting with the saved settings');
+      logger.info?.('restarting with the saved settings');
     }
   }
   let startedAreaA: () => void = () => {};
@@ -343,8 +343,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     async start() {
       const started = performance.now();
       for (const line of describePlan(plan)) {
-        if (line.startsWith('on ')) logger.info(`feature ${line.slice(5)}`);
-        else logger.warn(`feature ${line.replace(/^off {2}/, '').replace(/^MISSING /, 'missing: ')}`);
+        if (line.startsWith('on ')) logger.info?.(`feature ${line.slice(5)}`);
+        else logger.warn?.(`feature ${line.replace(/^off {2}/, '').replace(/^MISSING /, 'missing: ')}`);
       }
       // A fresh image has neither: without them every save would fail.
       await adapters.files.mkdir(path.dirname(profile.paths.settings), 0o700);
@@ -361,7 +361,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       try {
         await startDevice();
       } catch (error) {
-        logger.error(`device application not started: ${(error as Error).message}`);
+        logger.error?.(`device application not started: ${(error as Error).message}`);
         await device?.stop().catch(() => {});
         device = null;
       }
@@ -381,10 +381,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
           host: '127.0.0.1',
           port: profile.screen.page_port,
         });
-        logger.info(`screen page on ${page.url} (loopback only)`);
+        logger.info?.(`screen page on ${page.url} (loopback only)`);
       }
       const took = Math.round(performance.now() - started);
-      logger.info(`running (started in ${took} ms)`);
+      logger.info?.(`running (started in ${took} ms)`);
       notifier.ready(`running in ${took} ms`);
       if (notifier.watchdogMs) {
         watchdog = setInterval(() => notifier.watchdog(), notifier.watchdogMs);
@@ -398,12 +398,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         if (watchdog) clearInterval(watchdog);
         clockSync?.stop();
         stopRequested?.();
-        await loop?.catch((error) => logger.error('Wi-Fi service stopped with an error:', error));
+        await loop?.catch((error) => logger.error?.('Wi-Fi service stopped with an error:', error));
         screens.close();
         await page?.close();
         await device
           ?.stop({ powerOffType })
-          .catch((error) => logger.warn(`device application stop: ${(error as Error).message}`));
+          .catch((error) => logger.warn?.(`device application stop: ${(error as Error).message}`));
         await deviceAdapters?.close?.().catch(() => {});
         adapters.station.close?.();
         await adapters.close?.();
@@ -421,7 +421,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         try {
           await bounded(fn(), STEP_LIMIT_MS);
         } catch (error) {
-          logger.error(`teardown: ${name} failed:`, error);
+          logger.error?.(`teardown: ${name} failed:`, error);
         }
       };
       notifier.stopping('tearing the setup network down after a crash');

@@ -5,7 +5,7 @@ import { type DownloadPhoneBookOptions, downloadPhoneBook } from './pbap.js';
 import type { Contact } from './phone-book.js';
 import { decodeBtText, stripControls } from './text.js';
 
-// One typed method per command of the spec's table (Endpoints C). The spec gives the ids and names
+// One typed method per command of the vendor's command table. The vendor gives the ids and names
 // only; what each command carries and answers is this project's decision (docs/decisions.md),
 // kept to three reply shapes:
 //
@@ -54,7 +54,7 @@ export interface BtCommandMethods {
    * `BT_COMMAND_ARGUMENT` (nothing is sent).
    */
   setName(name: string, options?: BtSendOptions): Promise<void>;
-  /** 0x17, the second id the spec names `bt_get_buildtime`: the same text query. */
+  /** 0x17, the second id the vendor names `bt_get_buildtime`: the same text query. */
   getBuildtime2(options?: BtSendOptions): Promise<string>;
   /** 0x18..0x1e, the configuration commands (names and payloads not shown): the raw reply. */
   configure(id: BtConfigCommandId, data?: Uint8Array, options?: BtSendOptions): Promise<BtMessage>;

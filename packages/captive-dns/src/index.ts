@@ -1,8 +1,8 @@
 // @waved/captive-dns: wildcard DNS responder for captive portals.
 import './node-guard.js';
 
-// The logger and the listen() result every waved package shares
-export type { Listening, Logger } from '@waved/internal';
+// The logger, the clock and the listen() result every waved package shares
+export type { Clock, Listening, Logger } from '@waved/internal';
 // Errors
 export { CaptiveDnsError, type CaptiveDnsErrorCode, isCaptiveDnsError } from './errors.js';
 // Policy: one row per query class, with its RFC

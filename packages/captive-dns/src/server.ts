@@ -3,7 +3,7 @@
 import dgram from 'node:dgram';
 import net from 'node:net';
 import { getSystemErrorName } from 'node:util';
-import { formatUrl, type Listening, type Logger } from '@waved/internal';
+import { type Clock, formatUrl, type Listening, type Logger, monotonicClock } from '@waved/internal';
 import { CaptiveDnsError } from './errors.js';
 import { loadNativeUdp, type NativeUdpBinding, type NativeUdpHandle } from './native.js';
 import { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.js';
@@ -40,7 +40,13 @@ export interface CaptiveDnsOptions extends CaptiveDnsResponderOptions {
   rateLimit?: false | RateLimitOptions;
   /** Any `{ debug?, info?, warn?, error? }` logger (console, pino, consola). Never gets packet contents. */
   logger?: Logger;
-  /** Monotonic milliseconds, for the rate limit; default `performance.now`. */
+  /**
+   * The shared `Clock`, read by the rate limit and the error-log throttle and running the TCP idle
+   * timers. Default: a clock that never steps (`performance.timeOrigin + performance.now()`), so
+   * setting the system time does not refill or drain the rate limit.
+   */
+  clock?: Clock;
+  /** @deprecated Pass `clock` instead; this alias goes in 1.0. Monotonic milliseconds, read in place of `clock.now()`. */
   now?: () => number;
   /**
    * How UDP is served. `'batch'`: the prebuilt native transport of @waved/native (IPv4 only; many datagrams
@@ -167,6 +173,13 @@ function literalLookup6(
   callback(null, address, 6);
 }
 
+/** `clock`, or the deprecated `now` on the default clock's timers. */
+function clockOf(options: Pick<CaptiveDnsOptions, 'clock' | 'now'>): Clock {
+  if (options.clock) return options.clock;
+  const now = options.now;
+  return now ? { ...monotonicClock, now: () => now() } : monotonicClock;
+}
+
 function validatePort(port: unknown): number {
   if (!Number.isInteger(port) || (port as number) < 0 || (port as number) > 65535) {
     throw new CaptiveDnsError('CAPTIVE_DNS_OPTIONS', `port must be an integer from 0 to 65535, got ${port}`);
@@ -203,7 +216,8 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
       'tcp.idleTimeoutMs must be positive, tcp.maxConnections and tcp.maxConnectionsPerSource positive integers',
     );
   }
-  const now = options.now ?? (() => performance.now());
+  const clock = clockOf(options);
+  const now = () => clock.now();
   const rl = options.rateLimit;
   const atLeast = (v: number | undefined, min: number) => v === undefined || v >= min; // false for NaN
   if (
@@ -287,12 +301,13 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
       connections.add(sock);
       // The idle timer restarts only when a whole query arrives, so a client trickling bytes of a
       // frame that never completes (slowloris) is closed as well.
-      const idle = setTimeout(() => {
+      const onIdle = () => {
         s.tcpIdleClosed++;
         sock.destroy();
-      }, idleMs);
+      };
+      let idle = clock.setTimeout(onIdle, idleMs);
       sock.on('close', () => {
-        clearTimeout(idle);
+        clock.clearTimeout(idle);
         connections.delete(sock);
         const left = (perSource.get(source) ?? 1) - 1;
         if (left > 0) perSource.set(source, left);
@@ -308,7 +323,8 @@ export function createCaptiveDns(options: CaptiveDnsOptions): CaptiveDns {
         try {
           for (const message of decoder.push(chunk)) {
             s.tcpQueries++;
-            idle.refresh();
+            clock.clearTimeout(idle);
+            idle = clock.setTimeout(onIdle, idleMs);
             if (limiter !== null && !limiter.allow(source)) {
               s.rateLimited++;
               continue;

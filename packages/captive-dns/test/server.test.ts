@@ -3,7 +3,7 @@
 import dgram from 'node:dgram';
 import fs from 'node:fs';
 import net from 'node:net';
-import { waitFor } from '@waved/test-lab';
+import { manualClock, waitFor } from '@waved/test-lab';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type CaptiveDns,
@@ -67,11 +67,27 @@ for (const transport of TRANSPORTS) {
       expect(server.stats()).toMatchObject({ rateLimited: 15, sourcesTracked: 1 });
     });
 
+    it('measures the rate limit on the clock it is given: time that passes elsewhere refills nothing', async () => {
+      const clock = manualClock();
+      const { server, port } = await start({ clock, rateLimit: { queriesPerSecond: 1, burst: 2 } });
+      const first = await udpExchange(
+        port,
+        [1, 2, 3].map((id) => query('a.b', 'A', { id })),
+      );
+      expect(first.map((r) => r.readUInt16BE(0)).sort()).toEqual([1, 2]);
+      expect(await udpExchange(port, [query('a.b', 'A', { id: 4 })])).toEqual([]);
+      clock.advanceSync(1000);
+      const after = await udpExchange(port, [query('a.b', 'A', { id: 5 }), query('a.b', 'A', { id: 6 })]);
+      expect(after.map((r) => r.readUInt16BE(0))).toEqual([5]);
+      expect(server.stats()).toMatchObject({ rateLimited: 3, replies: 3 });
+    });
+
     it('a throw while handling a datagram drops that one only: counted, logged, the next is answered', async () => {
       let reads = 0;
       const errors: unknown[] = [];
       const { server, port } = await start({
-        // The clock is read when the limiter is built, then once per query: the first query's read throws.
+        // The deprecated `now` still works. The clock is read when the limiter is built, then once per
+        // query: the first query's read throws.
         now: () => {
           if (++reads === 2) throw new Error('clock failure');
           return performance.now();
@@ -183,6 +199,21 @@ describe('TCP', () => {
     }
     expect(server.stats().tcpIdleClosed).toBe(0);
     c.socket.destroy();
+  });
+
+  it('runs the idle timeout on the clock it is given', async () => {
+    const clock = manualClock();
+    const { server, port } = await start({ clock, tcp: { idleTimeoutMs: 60_000 } });
+    const c = await tcpClient(port);
+    c.socket.write(Buffer.from([0, 40, 1])); // a frame that never completes
+    await waitFor(() => server.stats().tcpOpen === 1);
+    clock.advanceSync(59_999);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.stats()).toMatchObject({ tcpOpen: 1, tcpIdleClosed: 0 });
+    clock.advanceSync(1);
+    await c.closed;
+    expect(server.stats().tcpIdleClosed).toBe(1);
+    await waitFor(() => server.stats().tcpOpen === 0);
   });
 
   it('refuses connections beyond the cap while serving the ones it holds', async () => {

@@ -1,8 +1,8 @@
 // @waved/dhcp-server: RFC 2131 DHCPv4 server with a lease pool.
 import './node-guard.js';
 
-// The logger and the listen() result every waved package shares
-export type { Listening, Logger } from '@waved/internal';
+// The logger, the clock and the listen() result every waved package shares
+export { type Clock, type Listening, type Logger, systemClock } from '@waved/internal';
 // Interface binding
 export { bindToInterface, interfaceIndex } from './bind.js';
 // Wire constants: message types, options, flags

@@ -1,6 +1,6 @@
 import dgram from 'node:dgram';
 import os from 'node:os';
-import { formatUrl, type Listening } from '@waved/internal';
+import { type Clock, formatUrl, type Listening, systemClock, type TimerHandle } from '@waved/internal';
 import {
   closeUdpBatch,
   nativeStatus,
@@ -31,7 +31,9 @@ export interface DhcpServerOptions extends Omit<DhcpMachineOptions, 'serverPort'
   port?: number;
   /** Address to bind (default 0.0.0.0, which is what receives broadcasts). */
   listenAddress?: string;
-  /** Clock in ms since the epoch (default Date.now). */
+  /** The shared `Clock`: lease times, the error-log throttle and the store's delayed write (default `systemClock`). */
+  clock?: Clock;
+  /** @deprecated Pass `clock` instead; this alias goes in 1.0. Milliseconds since the epoch, read in place of `clock.now()`. */
   now?: () => number;
   /**
    * How datagrams are read and sent. `'batch'`: the recvmmsg/sendmmsg transport of @waved/native
@@ -97,7 +99,8 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
     );
   }
   const machine = createDhcpMachine({ ...options, serverPort: port === 0 ? 67 : port });
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? (options.now ? { ...systemClock, now: options.now } : systemClock);
+  const now = () => clock.now();
   const log = options.logger;
   const store = options.store;
   let socket: dgram.Socket | undefined;
@@ -110,7 +113,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
   let savedDurable = machine.durableVersion;
   let saving: Promise<void> | undefined;
   let saveAgain = false;
-  let lazy: NodeJS.Timeout | undefined;
+  let lazy: TimerHandle | undefined;
   let retryAt = 0;
   const storeDelayMs = options.storeDelayMs ?? 1000;
 
@@ -148,8 +151,8 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
 
   function flush(): void {
     if (!store) return;
-    if (lazy) {
-      clearTimeout(lazy);
+    if (lazy !== undefined) {
+      clock.clearTimeout(lazy);
       lazy = undefined;
     }
     if (saving) {
@@ -182,7 +185,8 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       } while (!failed && (saveAgain || held.length > 0 || machine.durableVersion !== savedDurable));
     })().finally(() => {
       saving = undefined;
-      if (machine.version !== savedVersion && !lazy && !closing) lazy = setTimeout(flush, storeDelayMs);
+      if (machine.version !== savedVersion && lazy === undefined && !closing)
+        lazy = clock.setTimeout(flush, storeDelayMs);
     });
   }
 
@@ -206,7 +210,8 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       if (store) {
         // Hand-overs are written at once (and their ACKs wait for it); renewals within storeDelayMs.
         if ((held.length > 0 || machine.durableVersion !== savedDurable) && now() >= retryAt) flush();
-        else if (machine.version !== savedVersion && !lazy && !saving) lazy = setTimeout(flush, storeDelayMs);
+        else if (machine.version !== savedVersion && lazy === undefined && !saving)
+          lazy = clock.setTimeout(flush, storeDelayMs);
       }
     } catch (error) {
       // Nothing a client sends may take the server down.
@@ -392,7 +397,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
         await new Promise<void>((resolve) => s.close(() => resolve()));
       }
       socket = undefined;
-      if (lazy) clearTimeout(lazy);
+      if (lazy !== undefined) clock.clearTimeout(lazy);
       lazy = undefined;
       if (saving) await saving;
       if (store && machine.version !== savedVersion) {

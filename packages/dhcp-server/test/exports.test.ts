@@ -22,6 +22,7 @@ it('exports exactly the public API', async () => {
       "isDhcpError",
       "messageEncodingLength",
       "parseIpv4",
+      "systemClock",
     ]
   `);
 });

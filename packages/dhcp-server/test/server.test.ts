@@ -1,7 +1,7 @@
 // The socket adapter on loopback (no root): hostile datagrams, unicast replies, the store.
 import dgram from 'node:dgram';
 import fs from 'node:fs';
-import { tempDir, waitFor } from '@waved/test-lab';
+import { manualClock, tempDir, waitFor } from '@waved/test-lab';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -240,6 +240,30 @@ describe('createDhcpServer on a UDP socket', () => {
     ];
     const { server } = await setup({ store: createMemoryLeaseStore(records) });
     expect(server.leases().map((l) => l.address)).toEqual(['127.0.0.5']);
+  });
+
+  it('reads lease times from the clock it is given, and from the deprecated `now`', async () => {
+    const start = 1_800_000_000_000;
+    const records: DhcpLease[] = [
+      {
+        address: '127.0.0.5',
+        clientId: '01bb',
+        hardwareAddress: 'bb',
+        state: 'bound',
+        expiresAt: start + 60_000,
+      },
+    ];
+    const clock = manualClock(start);
+    const { server } = await setup({ clock, store: createMemoryLeaseStore(records) });
+    expect(server.leases()).toEqual([expect.objectContaining({ address: '127.0.0.5', state: 'bound' })]);
+    clock.advanceSync(60_001);
+    expect(server.leases()).toEqual([expect.objectContaining({ address: '127.0.0.5', state: 'expired' })]);
+
+    let now = start;
+    const legacy = await setup({ now: () => now, store: createMemoryLeaseStore(records) });
+    expect(legacy.server.leases()).toEqual([expect.objectContaining({ state: 'bound' })]);
+    now += 60_001;
+    expect(legacy.server.leases()).toEqual([expect.objectContaining({ state: 'expired' })]);
   });
 
   it('reports bind and interface failures with codes', async () => {

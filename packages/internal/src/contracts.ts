@@ -36,6 +36,17 @@ export const systemClock: Clock = {
   },
 };
 
+/**
+ * A clock that never steps: `now()` is the epoch time at process start plus the monotonic time
+ * since (`performance.timeOrigin + performance.now()`), so setting the system time (SNTP at boot)
+ * neither refills nor drains what is measured on it, such as a rate limit. Timers as `systemClock`.
+ */
+export const monotonicClock: Clock = {
+  now: () => performance.timeOrigin + performance.now(),
+  setTimeout: systemClock.setTimeout,
+  clearTimeout: systemClock.clearTimeout,
+};
+
 /** Resolves after `ms` on `clock`, or rejects with the signal's reason when it aborts first. */
 export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -12,5 +12,12 @@ export {
 // Servers
 export { type BodySource, type LimitedBody, readLimitedBody } from './body.js';
 // Contracts every package accepts
-export { type Clock, type Logger, sleep, systemClock, type TimerHandle } from './contracts.js';
+export {
+  type Clock,
+  type Logger,
+  monotonicClock,
+  sleep,
+  systemClock,
+  type TimerHandle,
+} from './contracts.js';
 export { closeServer, formatUrl, type Listening, type ListenOptions, listenServer } from './listen.js';

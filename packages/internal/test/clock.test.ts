@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { type Clock, sleep, systemClock } from '../src/index.js';
+import { type Clock, monotonicClock, sleep, systemClock } from '../src/index.js';
 
 describe('systemClock', () => {
   it('tells the time and runs one-shot timers that can be cancelled', async () => {
@@ -11,6 +11,22 @@ describe('systemClock', () => {
     systemClock.clearTimeout(a);
     await new Promise((r) => setTimeout(r, 30));
     expect(fired).toEqual(['b']);
+  });
+});
+
+describe('monotonicClock', () => {
+  it('tells epoch milliseconds that never go back, and runs timers', async () => {
+    expect(Math.abs(monotonicClock.now() - Date.now())).toBeLessThan(60_000);
+    let last = monotonicClock.now();
+    for (let i = 0; i < 1000; i++) {
+      const t = monotonicClock.now();
+      expect(t).toBeGreaterThanOrEqual(last);
+      last = t;
+    }
+    const fired = await new Promise<number>((resolve) =>
+      monotonicClock.setTimeout(() => resolve(monotonicClock.now()), 10),
+    );
+    expect(fired - last).toBeGreaterThanOrEqual(9);
   });
 });
 

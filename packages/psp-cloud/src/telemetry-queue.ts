@@ -36,11 +36,11 @@ export interface TelemetryQueueOptions {
   /** Events per batch, at most 50 (default 50). */
   batchSize?: number;
   /** Time between sends when fewer than `batchSize` events wait (default 5 s). */
-  flushIntervalMs?: number;
+  flushIntervalMs?: number | undefined;
   /** Queue bound; beyond it the oldest events are dropped and counted (default 10 000). */
   maxQueued?: number;
   /** Backoff after failed sends: base doubles per failure up to max (defaults 1 s, 5 min). */
-  backoff?: { baseMs?: number; maxMs?: number };
+  backoff?: { baseMs?: number | undefined; maxMs?: number | undefined } | undefined;
   /** Called when the analytics service assigns or changes the device id. */
   onDeviceId?(deviceId: string): void;
   uuid?(): string;

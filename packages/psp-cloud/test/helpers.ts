@@ -102,41 +102,5 @@ export function recordingLogger(): { lines: string[]; logger: Required<import('.
   };
 }
 
-/** A clock whose timers wait until `advance` moves time past them. */
-export function manualClock(startMs = 1_700_000_000_000): Clock & {
-  advance(ms: number): Promise<void>;
-  readonly pending: number;
-} {
-  let now = startMs;
-  const timers: Array<{ at: number; fn: () => void }> = [];
-  const settle = () => new Promise<void>((r) => setImmediate(r));
-  return {
-    now: () => now,
-    get pending() {
-      return timers.length;
-    },
-    setTimeout(fn, ms) {
-      const t = { at: now + ms, fn };
-      timers.push(t);
-      return t;
-    },
-    clearTimeout(handle) {
-      const i = timers.indexOf(handle as (typeof timers)[number]);
-      if (i >= 0) timers.splice(i, 1);
-    },
-    async advance(ms) {
-      const target = now + ms;
-      for (;;) {
-        await settle();
-        timers.sort((a, b) => a.at - b.at);
-        const next = timers[0];
-        if (!next || next.at > target) break;
-        timers.shift();
-        now = next.at;
-        next.fn();
-      }
-      now = target;
-      for (let i = 0; i < 5; i++) await settle();
-    },
-  };
-}
+/** The shared manual clock: timers wait until `advance` moves time past them. */
+export { manualClock } from '@waved/test-lab';

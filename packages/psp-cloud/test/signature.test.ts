@@ -339,7 +339,7 @@ describe('a signature mismatch seen from the client', () => {
   });
 });
 
-it('SIGNATURE_HEADERS are the design.md names', () => {
+it('SIGNATURE_HEADERS are the documented header names', () => {
   expect(Object.values(SIGNATURE_HEADERS)).toEqual([
     'x-device-serial',
     'x-timestamp',

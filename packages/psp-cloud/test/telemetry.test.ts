@@ -51,7 +51,7 @@ afterEach(async () => {
 
 describe('event catalog', () => {
   it('holds every event of the spec', () => {
-    // the table of spec Events B, in its order
+    // the vendor event table, in its order
     const spec =
       'device_power_on device_power_off device_network_connect device_network_disconnect ai_record_start ' +
       'ai_record_end ai_record_pause ai_record_mark firmware_download firmware_install system_crash check_update ' +

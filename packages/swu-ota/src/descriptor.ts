@@ -179,7 +179,7 @@ export function descriptorUrl(base: string | CloudBases, kind: UpdateKind): stri
   return `${url.replace(/\/+$/, '')}/app/v1/common/upgrade/${kind}`;
 }
 
-/** Who asks: the serial and the FIRMWARE version, sent on both checks (spec Endpoints B, Versioning 2). */
+/** Who asks: the serial and the FIRMWARE version, sent on both checks. */
 export interface DeviceIdentity {
   serial: string;
   /** The firmware version, also on the model check (never the model's own version). */

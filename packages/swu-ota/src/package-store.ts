@@ -12,7 +12,7 @@ import {
 import { OTA_REFUSALS, OtaError, type OtaErrorCode, type OtaRefusalCategory, refusalOf } from './errors.js';
 import { realFs } from './fs-port.js';
 
-// The package path of the spec (B4) with a memory: a package that was refused (MD5, hash,
+// The device package path with a memory: a package that was refused (MD5, hash,
 // signature, policy) is not downloaded again until the descriptor changes, and a package that
 // was declined or held back by a low battery stays on disk to be installed later.
 

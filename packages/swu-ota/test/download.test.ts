@@ -19,17 +19,11 @@ import {
   OtaError,
   packagePath,
 } from '../src/index.js';
+import { md5, noSleep } from './helpers/packages.js';
 import { makePki, type TestPki } from './helpers/pki.js';
 import { type PackageServer, startPackageServer } from './helpers/server.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const md5 = (b: Uint8Array) => crypto.createHash('md5').update(b).digest('hex');
-/** Back-off delays pass at once. */
-const noSleep: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn) => setImmediate(fn),
-  clearTimeout: (h) => clearImmediate(h as NodeJS.Immediate),
-};
 
 const lab = needs({ peers: ['openssl'] });
 

@@ -5,7 +5,6 @@ import { needs, tempDir } from '@waved/test-lab';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import {
   buildSwu,
-  type Clock,
   type CommandRunner,
   createInstaller,
   createPackageStore,
@@ -15,16 +14,9 @@ import {
   type UpdateDescriptor,
   writeCpio,
 } from '../src/index.js';
-import { writeArtifacts } from './helpers/packages.js';
+import { md5, noSleep, writeArtifacts } from './helpers/packages.js';
 import { makePki, type TestPki } from './helpers/pki.js';
 import { type PackageServer, startPackageServer } from './helpers/server.js';
-
-const md5 = (b: Uint8Array) => crypto.createHash('md5').update(b).digest('hex');
-const noSleep: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn) => setImmediate(fn),
-  clearTimeout: (h) => clearImmediate(h as NodeJS.Immediate),
-};
 
 const lab = needs({ peers: ['openssl'] });
 

@@ -1,3 +1,4 @@
+export { type ManualClock, manualClock } from './clock.js';
 export { LabError, type LabErrorCode } from './errors.js';
 export { type ExecResult, exec, killPid, type Peer, startPeer, stopAllPeers } from './exec.js';
 export { type Gate, hasProgram, isCi, needs, type Requirement, SKIP_MARK } from './needs.js';

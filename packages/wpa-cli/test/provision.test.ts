@@ -15,7 +15,7 @@ function setup(initial: Parameters<typeof fakeSupplicant>[0] = []) {
   return { sup, cli, chmod, modes };
 }
 
-describe('provisionNetwork (profile rules, spec States B)', () => {
+describe('provisionNetwork (profile rules)', () => {
   it('adds a profile: SSID as hex, the derived PSK, priority above the saved maximum, enabled, saved, 0600, reassociate', async () => {
     const { sup, cli, chmod, modes } = setup([
       { ssid: Buffer.from('Office'), priority: 7, disabled: false },

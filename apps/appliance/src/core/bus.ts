@@ -14,7 +14,7 @@ export interface ScannedNetwork {
 
 export type SignalClass = 'excellent' | 'good' | 'fair' | 'weak';
 
-/** Spec A3. */
+/** The provisioning states. */
 export type ProvisioningState =
   | { state: 'Idle' }
   | { state: 'Scanning' }
@@ -23,7 +23,7 @@ export type ProvisioningState =
   | { state: 'Connected'; ssid: string }
   | { state: 'Failed'; reason: FailureReason; message: string };
 
-/** Reasons a user can act on (design.md "Failed state"). */
+/** Reasons a user can act on (the Failed state). */
 export type FailureReason =
   | 'wrong-password'
   | 'network-not-found'
@@ -31,7 +31,7 @@ export type FailureReason =
   | 'association-timeout'
   | 'ap-failed';
 
-/** Spec A1: published on every poll. */
+/** Published on every poll. */
 export interface ConnectionDetails {
   ssid: string | null;
   status: string;
@@ -40,7 +40,7 @@ export interface ConnectionDetails {
   ipv4: string | null;
 }
 
-/** Commands (spec A2, plus what the portal and screens send). */
+/** Commands (the provisioning commands, plus what the portal and screens send). */
 export type Command =
   | { type: 'WifiConnect'; ssid: string; password: string }
   | { type: 'OpenWifiProvisioning' }

@@ -1,4 +1,4 @@
-import { type Message, message } from '../i18n/index.js';
+import { type Message, message, type Translator, translator } from '../i18n/index.js';
 import type { FailureReason } from './bus.js';
 
 /**
@@ -14,8 +14,18 @@ export const FAILURE_MESSAGES: Readonly<Record<FailureReason, Message>> = {
 };
 
 /** The message for a failure reason; a reason this version does not know gets a generic text. */
-export function failureMessage(reason: string): Message {
+function failureMessage(reason: string): Message {
   return Object.hasOwn(FAILURE_MESSAGES, reason)
     ? FAILURE_MESSAGES[reason as FailureReason]
     : message('failure.unknown');
+}
+
+const english = translator('en');
+
+/**
+ * The one formatter of a failure reason: the portal and the screens pass the translator of their
+ * language, the controller's log and the `Failed` state's `message` take the default, English.
+ */
+export function formatFailure(reason: string, tr: Translator = english): string {
+  return tr.text(failureMessage(reason));
 }

@@ -135,13 +135,13 @@ export async function runWebhookSetupTest(
       },
       opts,
     );
-    logger.info(`webhook setup test to ${shown}: HTTP ${status}`);
+    logger.info?.(`webhook setup test to ${shown}: HTTP ${status}`);
     return status >= 200 && status < 300;
   } catch (error) {
     const message = String((error as Error).message)
       .split(url)
       .join(shown);
-    logger.warn(`webhook setup test to ${shown} failed: ${message}`);
+    logger.warn?.(`webhook setup test to ${shown} failed: ${message}`);
     return false;
   }
 }

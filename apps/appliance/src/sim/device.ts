@@ -137,14 +137,14 @@ export async function createSimDeviceAdapters(options: SimDeviceAdaptersOptions)
     bluetooth: { port: hostEnd as unknown as BtPort, probeIntervalMs: 0 },
     ota: {
       run: fakeSwupdateRunner(installs),
-      reboot: async () => logger.info('ota: the device would reboot now (simulated)'),
+      reboot: async () => logger.info?.('ota: the device would reboot now (simulated)'),
     },
     storage: async () => ({ totalMb: 32_768, freeMb: 30_000 }),
     tuning: {
       telemetry: { flushIntervalMs: 2000, backoff: { baseMs: 500, maxMs: 10_000 } },
       session: { retryDelayMs: 5000 },
       onUiVerification: (outcome) =>
-        logger.info(`pclink: the computer is told result ${outcome.result} (simulated)`),
+        logger.info?.(`pclink: the computer is told result ${outcome.result} (simulated)`),
     },
     async close() {
       btModule.detach();
@@ -158,7 +158,7 @@ export async function createSimDeviceAdapters(options: SimDeviceAdaptersOptions)
 /** Consent as a user of the simulator who says yes after a moment (no one can press the screen). */
 export function simConsent(logger: Logger, delayMs = 500) {
   return async (info: { kind: string; version: string }) => {
-    logger.info(`ota: ${info.kind} ${info.version} — accepted on the simulated screen`);
+    logger.info?.(`ota: ${info.kind} ${info.version} — accepted on the simulated screen`);
     await new Promise((r) => setTimeout(r, delayMs));
     return true;
   };
@@ -174,27 +174,27 @@ export async function runDeviceDemo(
   await app.session.ready();
   const rec = await app.initRecording({ mode: 0, language: 'en' });
   const off = app.asr.registerAsrOnlineSubtitleNotify((s) => {
-    if (s.final) logger.info(`asr: "${s.text}"`);
+    if (s.final) logger.info?.(`asr: "${s.text}"`);
   });
   await app.recorder.start();
-  logger.info(`recording ${rec.id} started`);
+  logger.info?.(`recording ${rec.id} started`);
   await new Promise((r) => setTimeout(r, recordMs / 2));
   await app.recorder.mark();
   await new Promise((r) => setTimeout(r, recordMs / 2));
   const row = await app.recorder.finish();
   off();
-  logger.info(`recording finished: ${row.durationMs} ms, ${row.bytes} bytes`);
+  logger.info?.(`recording finished: ${row.durationMs} ms, ${row.bytes} bytes`);
   await app.uploader.run();
   const after = app.recorder.list().find((r) => r.id === rec.id);
-  logger.info(`recording cloud state: ${after?.cloudState ?? 'unknown'}`);
+  logger.info?.(`recording cloud state: ${after?.cloudState ?? 'unknown'}`);
   btModule.connectPhone('Pixel of Ada');
   await new Promise((r) => setTimeout(r, 100));
   const bt = app.bluetooth;
   if (bt) {
     const contacts = await bt.downloadPhoneBook();
-    logger.info(`bluetooth: ${contacts.length} contacts downloaded`);
+    logger.info?.(`bluetooth: ${contacts.length} contacts downloaded`);
     bt.once('incomingCall', ({ number, contacts: found }) =>
-      logger.info(`bluetooth: call from ${number} (${found[0]?.name ?? 'unknown'})`),
+      logger.info?.(`bluetooth: call from ${number} (${found[0]?.name ?? 'unknown'})`),
     );
     btModule.incomingCall('+442079460958');
     btModule.answerCall();

@@ -49,7 +49,7 @@ export interface SimAdaptersOptions {
   portalPort: number;
   /** Run the device application (with its reference cloud server unless `cloudUrl`). */
   device: boolean;
-  cloudUrl?: string;
+  cloudUrl?: string | undefined;
   /** Ask an SNTP server after connect (the simulator only logs the time it would set). */
   ntp?: { host: string; port: number };
   notifier?: Notifier;
@@ -68,7 +68,10 @@ export interface SimAdapters extends RuntimeAdapters {
  */
 export function createSimAdapters(options: SimAdaptersOptions): SimAdapters {
   const { logger } = options;
-  const services: { dhcp?: { close(): Promise<void> }; dns?: { close(): Promise<void> } } = {};
+  const services: {
+    dhcp?: { close(): Promise<void> } | undefined;
+    dns?: { close(): Promise<void> } | undefined;
+  } = {};
   const ports = { dhcp: 0, dns: 0 };
   const apServices: SimApServices = {
     async startDhcp() {
@@ -108,7 +111,7 @@ export function createSimAdapters(options: SimAdaptersOptions): SimAdapters {
         port: options.ntp.port,
         servers: [options.ntp.host],
         createSocket: createUdpSocket,
-        setClock: async (d) => logger.info(`sim: the device clock would be set to ${d.toISOString()}`),
+        setClock: async (d) => logger.info?.(`sim: the device clock would be set to ${d.toISOString()}`),
       }
     : undefined;
   return {
@@ -161,7 +164,7 @@ export function playSimulator(
       if (!app || !simDevice) return;
       void import('./device.js')
         .then(({ runDeviceDemo }) => runDeviceDemo(app, simDevice.btModule, logger))
-        .catch((error) => logger.warn('device demo failed:', (error as Error).message));
+        .catch((error) => logger.warn?.('device demo failed', { error: (error as Error).message }));
     });
   }
   if (options.autoSetup) {

@@ -2,8 +2,8 @@ import fs from 'node:fs/promises';
 import { derivePskSync } from '@waved/psk';
 import type { ScannedNetwork } from '../core/bus.js';
 import { type Logger, silentLogger } from '../core/log/logger.js';
+import { type Clock, systemClock } from '../core/ports/clock.js';
 import type { ProvisionRequest, Radio, Station, StationEvent, StationStatus } from '../core/ports/radio.js';
-import type { Timers } from '../domain/provisioning/controller.js';
 import { classifySignal } from '../domain/wifi/signal.js';
 
 /** A network the simulated radio can see. */
@@ -42,7 +42,8 @@ export interface SimApServices {
 export interface SimRadioOptions {
   networks?: SimNetwork[];
   mac?: string;
-  timers?: Timers;
+  /** Timers (default `systemClock`); tests pass a manual clock. */
+  clock?: Clock;
   associationDelayMs?: number;
   dhcpDelayMs?: number;
   scanDelayMs?: number;
@@ -65,18 +66,13 @@ export interface SimRadio extends Radio, Station {
   close(): void;
 }
 
-const realTimers: Timers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
-
 /**
  * An in-process radio for `waved sim` and tests: networks with signal levels, a wpa_supplicant-like
  * station (profiles with priorities, wrong-key and not-found events, DHCP after association) and the
- * AP steps. Deterministic: no randomness, every delay goes through the injected timers.
+ * AP steps. Deterministic: no randomness, every delay goes through the injected clock.
  */
 export function createSimRadio(options: SimRadioOptions = {}): SimRadio {
-  const timers = options.timers ?? realTimers;
+  const clock = options.clock ?? systemClock;
   const log = options.logger ?? silentLogger;
   const associationDelayMs = options.associationDelayMs ?? 600;
   const dhcpDelayMs = options.dhcpDelayMs ?? 200;
@@ -95,7 +91,7 @@ export function createSimRadio(options: SimRadioOptions = {}): SimRadio {
   const tempDisabled = new Set<string>();
 
   const later = (ms: number, fn: () => void) => {
-    const h = timers.setTimeout(() => {
+    const h = clock.setTimeout(() => {
       pending.delete(h);
       fn();
     }, ms);
@@ -104,7 +100,7 @@ export function createSimRadio(options: SimRadioOptions = {}): SimRadio {
   /** A rescan after a scan that found no enabled profile is pending. */
   let rescanning = false;
   const cancelAll = () => {
-    for (const h of pending) timers.clearTimeout(h);
+    for (const h of pending) clock.clearTimeout(h);
     pending.clear();
     rescanning = false;
   };
@@ -227,7 +223,7 @@ export function createSimRadio(options: SimRadioOptions = {}): SimRadio {
       supplicant = true;
       mode = 'sta';
       tempDisabled.clear();
-      log.debug('sim: wpa_supplicant started');
+      log.debug?.('sim: wpa_supplicant started');
       select();
     },
     async startDhcpClient() {

@@ -1,14 +1,12 @@
 import fs from 'node:fs';
-import { tempDir } from '@waved/test-lab';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { manualClock, tempDir } from '@waved/test-lab';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFileStore } from '../../src/adapters/system/files.js';
 import { type ProvisioningState, StateBus } from '../../src/core/bus.js';
 import { createLogger } from '../../src/core/log/logger.js';
 import type { StationEvent } from '../../src/core/ports/radio.js';
 import { createProvisioningController, type PortalHandle } from '../../src/domain/provisioning/controller.js';
 import { createSimRadio, type SimNetwork, type SimRadio } from '../../src/sim/radio.js';
-
-const realSetTimeout = globalThis.setTimeout;
 
 type Fault = 'throw' | 'hang' | Error;
 
@@ -64,7 +62,9 @@ function setup(opts: { faults?: [string, Fault][]; portalFails?: boolean } = {})
   bus.on('ProvisioningState', (s) => states.push(s));
   const calls: string[] = [];
   const faults = new Map<string, Fault>(opts.faults ?? []);
+  const clock = manualClock();
   const sim = createSimRadio({
+    clock,
     networks: NETWORKS,
     mac: '02:11:22:33:5e:a1',
     associationDelayMs: 500,
@@ -105,6 +105,7 @@ function setup(opts: { faults?: [string, Fault][]; portalFails?: boolean } = {})
     derivePsk: async () => 'ab'.repeat(32),
     logger,
     secrets,
+    clock,
     finishDelayMs: 100,
     startPortal: async (): Promise<PortalHandle> => {
       calls.push('startPortal');
@@ -124,6 +125,7 @@ function setup(opts: { faults?: [string, Fault][]; portalFails?: boolean } = {})
   });
   controller.start();
   return {
+    clock,
     bus,
     states,
     calls,
@@ -146,9 +148,9 @@ function setup(opts: { faults?: [string, Fault][]; portalFails?: boolean } = {})
 async function until(pred: () => boolean, maxMs = 60_000) {
   for (let t = 0; t <= maxMs; t += 50) {
     if (pred()) return;
-    // real I/O (the hostapd config file) completes outside fake time
-    await new Promise((r) => realSetTimeout(r, 0));
-    await vi.advanceTimersByTimeAsync(50);
+    // real I/O (the hostapd config file) completes outside the manual clock
+    await new Promise((r) => setTimeout(r, 0));
+    await ctx.clock.advance(50);
   }
   throw new Error(
     `condition not reached; states: ${JSON.stringify(ctx?.names())} calls: ${ctx?.calls.join(',')}`,
@@ -173,11 +175,7 @@ const AP_DOWN = [
 ];
 
 let ctx: ReturnType<typeof setup>;
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
-});
 afterEach(async () => {
-  vi.useRealTimers();
   ctx?.sim.close();
   ctx?.dir.remove();
 });
@@ -238,7 +236,7 @@ describe('session start', () => {
     await openAp();
     const n = ctx.calls.length;
     ctx.bus.send({ type: 'OpenWifiProvisioning' });
-    await vi.advanceTimersByTimeAsync(1000);
+    await ctx.clock.advance(1000);
     expect(ctx.calls.length).toBe(n);
     expect(ctx.last().state).toBe('ApActive');
   });
@@ -262,8 +260,8 @@ describe('leaving the session', () => {
   it('returns to STA after 300 s and not before', async () => {
     ctx = setup();
     await openAp();
-    const opened = Date.now();
-    await vi.advanceTimersByTimeAsync(300_000 - (Date.now() - opened) - 100);
+    const opened = ctx.clock.now();
+    await ctx.clock.advance(300_000 - (ctx.clock.now() - opened) - 100);
     expect(ctx.last().state).toBe('ApActive');
     await until(() => ctx.last().state === 'Idle', 1000);
     expect(ctx.calls.slice(-AP_DOWN.length)).toEqual(AP_DOWN);
@@ -300,7 +298,7 @@ describe('saving and connecting', () => {
       ssid: 'Home',
       ipv4: expect.any(String),
     });
-    await vi.advanceTimersByTimeAsync(10);
+    await ctx.clock.advance(10);
     expect(ctx.restarts).toEqual([{ pendingWebhookTest: true, connected: true }]);
     expect(ctx.controller.session()).toBeNull();
   });
@@ -378,11 +376,11 @@ describe('saving and connecting', () => {
     const status = ctx.sim.status.bind(ctx.sim);
     ctx.sim.status = async () => ({ ...(await status()), state: 'ASSOCIATING' });
     ctx.sim.onEvent = () => () => {};
-    const started = Date.now();
+    const started = ctx.clock.now();
     submit('Slow', 'password1');
     await until(() => ctx.last().state === 'Failed', 40_000);
     expect(ctx.last()).toMatchObject({ reason: 'association-timeout' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(30_000);
+    expect(ctx.clock.now() - started).toBeGreaterThanOrEqual(30_000);
   });
 
   it('the session timeout during Connecting ends in Idle with STA, not in Failed', async () => {
@@ -391,7 +389,7 @@ describe('saving and connecting', () => {
     const status = ctx.sim.status.bind(ctx.sim);
     ctx.sim.status = async () => ({ ...(await status()), state: 'ASSOCIATING' });
     ctx.sim.onEvent = () => () => {};
-    await vi.advanceTimersByTimeAsync(290_000);
+    await ctx.clock.advance(290_000);
     submit('Home', 'correct horse');
     await until(() => ctx.last().state === 'Idle', 40_000);
     expect(ctx.names()).not.toContain('Failed');
@@ -403,7 +401,7 @@ describe('saving and connecting', () => {
     ctx = setup();
     await ctx.sim.provision({ ssid: 'Office', passphrase: 'espresso42' });
     ctx.sim.setNetwork({ ssid: 'Office', passphrase: 'espresso42', signal: -58 });
-    await vi.advanceTimersByTimeAsync(2000);
+    await ctx.clock.advance(2000);
     expect((await ctx.sim.status()).ssid).toBe('Office');
     ctx.bus.publish('ConnectionDetails', {
       ssid: 'Office',
@@ -423,7 +421,7 @@ describe('saving and connecting', () => {
   it('SettingsSaved outside a session is ignored', async () => {
     ctx = setup();
     submit('Home', 'correct horse');
-    await vi.advanceTimersByTimeAsync(5000);
+    await ctx.clock.advance(5000);
     expect(ctx.names()).toEqual(['Idle']);
     expect(ctx.calls).toEqual([]);
   });

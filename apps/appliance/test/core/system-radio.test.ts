@@ -29,7 +29,7 @@ function scripted(answers: Record<string, { code: number; stdout?: string }> = {
   return { run, calls };
 }
 
-describe('system radio: the commands of spec A4', () => {
+describe('system radio: the STA/AP switching commands', () => {
   const dir = tempDir('waved-sysradio-');
   afterAll(() => dir.remove());
 

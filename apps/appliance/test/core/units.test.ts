@@ -90,7 +90,7 @@ describe('redacting reporter', () => {
   });
 });
 
-describe('AP helpers (spec A4, A5)', () => {
+describe('AP helpers (names, passphrase, QR payload)', () => {
   it('Device-XXXX from the last four hex digits of the MAC, uppercase', () => {
     expect(formatApSsid('02:11:22:33:5e:a1')).toBe('Device-5EA1');
     expect(formatApSsid('0211.2233.abcd')).toBe('Device-ABCD');

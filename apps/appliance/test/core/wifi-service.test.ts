@@ -1,3 +1,4 @@
+import { type ManualClock, manualClock } from '@waved/test-lab';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ConnectionDetails, StateBus } from '../../src/core/bus.js';
 import { createLogger } from '../../src/core/log/logger.js';
@@ -5,7 +6,7 @@ import { createWifiService, type WifiService } from '../../src/domain/wifi/servi
 import { classifySignal } from '../../src/domain/wifi/signal.js';
 import { createSimRadio, type SimRadio } from '../../src/sim/radio.js';
 
-const realSetTimeout = globalThis.setTimeout;
+let clock: ManualClock;
 
 let sim: SimRadio;
 let service: WifiService;
@@ -15,8 +16,9 @@ let details: ConnectionDetails[];
 let lines: string[];
 
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+  clock = manualClock();
   sim = createSimRadio({
+    clock,
     networks: [
       { ssid: 'Home', passphrase: 'correct horse', signal: -48 },
       { ssid: 'Office', passphrase: 'office-pass', signal: -66 },
@@ -33,18 +35,17 @@ beforeEach(() => {
   bus.on('ConnectionDetails', (d) => details.push(d));
   const l = createLogger({ level: 5, write: (line) => lines.push(line) });
   lines = [];
-  service = createWifiService({ bus, station: sim, radio: sim, logger: l.logger, secrets: l.secrets });
+  service = createWifiService({ bus, station: sim, radio: sim, logger: l.logger, secrets: l.secrets, clock });
 });
 afterEach(() => {
   service.stop();
   sim.close();
-  vi.useRealTimers();
 });
 
 async function advance(ms: number) {
   for (let t = 0; t < ms; t += 100) {
-    await new Promise((r) => realSetTimeout(r, 0));
-    await vi.advanceTimersByTimeAsync(100);
+    await new Promise((r) => setTimeout(r, 0));
+    await clock.advance(100);
   }
 }
 
@@ -149,7 +150,7 @@ describe('Wi-Fi service', () => {
   });
 });
 
-describe('classifySignal (design.md thresholds)', () => {
+describe('classifySignal (the signal thresholds)', () => {
   it.each([
     [-30, 'excellent'],
     [-50, 'excellent'],

@@ -81,12 +81,12 @@ describe('device screens', () => {
     // a muted device records silence
     const chunks: Uint8Array[] = [];
     const onAudio = (pcm: Uint8Array) => chunks.push(pcm);
-    sim.app.recorder.on('audio', onAudio);
+    const offAudio = sim.app.recorder.on('audio', onAudio);
     await sim.app.initRecording();
     await sim.app.recorder.start();
     await waitFor(() => chunks.length >= 2, { what: 'audio while muted' });
     await sim.app.recorder.finish();
-    sim.app.recorder.off('audio', onAudio);
+    offAudio();
     expect(chunks.every((c) => c.every((b) => b === 0))).toBe(true);
     press('mic-unmute');
     press('speaker-mute');

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import type { Logger } from '../../src/core/log/logger.js';
 
 /** A logger that keeps every line (tests assert on what a user would read, and on what must not be there). */
@@ -6,7 +7,7 @@ export function memoryLogger(echo = false): Logger & { lines: string[] } {
   const add =
     (level: string) =>
     (message: unknown, ...args: unknown[]) => {
-      const line = `${level} ${[message, ...args].map(String).join(' ')}`;
+      const line = `${level} ${[message, ...args].map((a) => (typeof a === 'object' && a !== null ? inspect(a) : String(a))).join(' ')}`;
       lines.push(line);
       if (echo) process.stderr.write(`${line}\n`);
     };

@@ -10,7 +10,6 @@ it('the portal, settings and screens modules export exactly their public API', a
       "networksForForm",
       "parseFormBody",
       "readConnect",
-      "readLimitedBody",
     ]
   `);
   expect(Object.keys(await import('../../src/domain/settings/index.js')).sort()).toMatchInlineSnapshot(`

@@ -1,11 +1,11 @@
 // The Bluetooth and Sound and privacy screens in every language: each state drawn by the terminal
 // renderer at 44 and 24 columns fits its box and shows every text in full.
-import { EventEmitter } from 'node:events';
 import { waitFor } from '@waved/test-lab';
 import { describe, expect, it } from 'vitest';
 import { StateBus } from '../../src/core/bus.js';
+import { createEvents } from '../../src/core/events.js';
 import type { DeviceUiState } from '../../src/domain/device/app.js';
-import type { BluetoothStatus } from '../../src/domain/device/bluetooth/service.js';
+import type { BluetoothEvents, BluetoothStatus } from '../../src/domain/device/bluetooth/service.js';
 import type { DeviceScreenPort } from '../../src/domain/screens/device.js';
 import {
   createScreens,
@@ -18,7 +18,7 @@ import { LOCALES } from '../../src/i18n/index.js';
 
 /** A module that answers at once (what the screens draw is under test here, not the module). */
 function fakeDevice() {
-  const bt = Object.assign(new EventEmitter(), {
+  const bt = Object.assign(createEvents<BluetoothEvents>(), {
     pendingRequest: null as string | null,
     failing: false,
     state: {

@@ -1,3 +1,4 @@
+import { manualClock } from '@waved/test-lab';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Command, StateBus } from '../../src/core/bus.js';
 import {
@@ -8,7 +9,6 @@ import {
   type SetupView,
   type WifiView,
 } from '../../src/domain/screens/index.js';
-import { manualClock } from './manual-clock.js';
 
 const AP = {
   state: 'ApActive',
@@ -149,7 +149,7 @@ describe('Set up Wi-Fi', () => {
       buttons: [{ action: 'cancel', label: 'Cancel' }],
     });
     bus.publish('ProvisioningState', AP);
-    clock.advance(61_000);
+    clock.advanceSync(61_000);
     expect(setup()).toMatchObject({
       phase: 'ApActive',
       qr: 'WIFI:T:WPA;S:Device-3F2A;P:4f9a01c7;H:false;;',
@@ -190,17 +190,17 @@ describe('Set up Wi-Fi', () => {
     open();
     bus.publish('ProvisioningState', AP);
     seen.length = 0;
-    clock.advance(3000);
+    clock.advanceSync(3000);
     expect(seen).toEqual(['04:59', '04:58', '04:57']);
     screens.press('cancel');
-    expect(clock.active()).toBe(0);
+    expect(clock.pending).toBe(0);
   });
 
   it('on failure shows the reason, keeps the QR, and Try again restarts the session', () => {
     open();
     bus.publish('ProvisioningState', AP);
     bus.publish('ProvisioningState', { state: 'Connecting', ssid: 'Home' });
-    clock.advance(100_000);
+    clock.advanceSync(100_000);
     bus.publish('ProvisioningState', { state: 'Failed', reason: 'wrong-password', message: 'WRONG_KEY' });
     expect(setup()).toMatchObject({
       error: 'The Wi-Fi password was not accepted. Check it (it is case-sensitive) and try again.',
@@ -222,7 +222,7 @@ describe('Set up Wi-Fi', () => {
 
   it('Try again after the setup network itself failed starts a new session and countdown', () => {
     open();
-    clock.advance(30_000);
+    clock.advanceSync(30_000);
     bus.publish('ProvisioningState', { state: 'Failed', reason: 'ap-failed', message: 'hostapd exited' });
     expect(setup()).toMatchObject({
       error: 'The setup network could not be started. Try again.',
@@ -247,7 +247,7 @@ describe('Set up Wi-Fi', () => {
   it('the 300 s timeout (Idle from the controller) closes setup with a note', () => {
     open();
     bus.publish('ProvisioningState', AP);
-    clock.advance(300_000);
+    clock.advanceSync(300_000);
     expect(setup().countdown).toBe('00:00');
     bus.publish('ProvisioningState', { state: 'Idle' });
     expect(wifi()).toMatchObject({
@@ -271,7 +271,7 @@ describe('Set up Wi-Fi', () => {
   });
 });
 
-describe('formatWifiQr (spec A5, ZXing escaping)', () => {
+describe('formatWifiQr (ZXing escaping)', () => {
   it.each([
     [{ ssid: 'Device-3F2A', passphrase: '4f9a01c7' }, 'WIFI:T:WPA;S:Device-3F2A;P:4f9a01c7;H:false;;'],
     [{ ssid: 'a;b,c:d', passphrase: 'p\\q"r' }, 'WIFI:T:WPA;S:a\\;b\\,c\\:d;P:p\\\\q\\"r;H:false;;'],

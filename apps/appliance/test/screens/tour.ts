@@ -1,3 +1,4 @@
+import { manualClock } from '@waved/test-lab';
 import { StateBus } from '../../src/core/bus.js';
 import {
   createScreens,
@@ -5,7 +6,6 @@ import {
   type Screens,
   type ScreenView,
 } from '../../src/domain/screens/index.js';
-import { manualClock } from './manual-clock.js';
 
 const AP = {
   state: 'ApActive',
@@ -67,7 +67,7 @@ export function screenTour(lang: string): Tour {
     bus.publish('ProvisioningState', { state: 'Scanning' });
     await snap('setup scanning');
     bus.publish('ProvisioningState', AP);
-    clock.advance(15_000);
+    clock.advanceSync(15_000);
     await snap('setup ready');
     bus.publish('ProvisioningState', { state: 'Connecting', ssid: 'Büro 2.4 GHz' });
     await snap('setup connecting');
@@ -94,7 +94,7 @@ export function screenTour(lang: string): Tour {
     await snap('wifi not connected');
     press('wifi-button');
     bus.publish('ProvisioningState', AP);
-    clock.advance(300_000);
+    clock.advanceSync(300_000);
     bus.publish('ProvisioningState', { state: 'Idle' });
     await snap('wifi after the setup timeout');
 
@@ -156,7 +156,7 @@ export function screenTour(lang: string): Tour {
     screens.showVerificationPage();
     press('pin-2', 'pin-4', 'pin-6', 'pin-8', 'pin-submit');
     await snap('verify verified');
-    clock.advance(5_000);
+    clock.advanceSync(5_000);
     pinSet = false;
     screens.showVerificationPage();
     press('pin-1', 'pin-2', 'pin-3', 'pin-4', 'pin-submit');

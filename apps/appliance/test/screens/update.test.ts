@@ -1,3 +1,4 @@
+import { manualClock } from '@waved/test-lab';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StateBus } from '../../src/core/bus.js';
 import type { OtaEvent } from '../../src/domain/device/ota.js';
@@ -15,7 +16,6 @@ import {
   RESTART_NOTICE_MS,
 } from '../../src/domain/screens/update.js';
 import { translator } from '../../src/i18n/index.js';
-import { manualClock } from './manual-clock.js';
 
 const KIB = 1024;
 const TOTAL = 256 * KIB;
@@ -108,11 +108,11 @@ describe('software update screen from OTA events', () => {
     expect(renderTerminal(screens.view())).toContain('Restarting…');
     ev({ type: 'installed', kind: 'psp_firmware', version: '1.1.0' });
     // where the reboot is only simulated, the screen goes back after a while
-    clock.advance(RESTART_NOTICE_MS - 1);
+    clock.advanceSync(RESTART_NOTICE_MS - 1);
     expect(screens.view().screen).toBe('update');
-    clock.advance(1);
+    clock.advanceSync(1);
     expect(screens.view()).toMatchObject({ screen: 'menu' });
-    expect(clock.active()).toBe(0);
+    expect(clock.pending).toBe(0);
   });
 
   it('Later answers the hook with false and the Wi-Fi screens come back', async () => {

@@ -1,5 +1,5 @@
 import { createPinRecord } from '@waved/psk';
-import { tempDir } from '@waved/test-lab';
+import { manualClock, tempDir } from '@waved/test-lab';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DeviceApp, UiVerificationOutcome } from '../../src/domain/device/app.js';
 import {
@@ -11,7 +11,6 @@ import {
 } from '../../src/domain/screens/index.js';
 import { VERIFIED_NOTICE_MS, VERIFY_TIMEOUT_SECONDS } from '../../src/domain/screens/verify.js';
 import { type Harness, startHarness } from '../device/helpers.js';
-import { manualClock } from './manual-clock.js';
 
 // The page checks the PIN with the device application's own check (verifyPin of @waved/psk, the
 // one the PC Link uses) and hands the result back through the application.
@@ -82,9 +81,9 @@ describe('PC Link verification page', () => {
     expect(page()).toMatchObject({ phase: 'verified', buttons: [], countdown: null });
     expect(h.logger.lines.join('\n')).toContain('pclink: UI verification result 1');
     expect(h.logger.lines.join('\n')).not.toContain('2468');
-    clock.advance(VERIFIED_NOTICE_MS);
+    clock.advanceSync(VERIFIED_NOTICE_MS);
     expect(screens.view().screen).toBe('menu');
-    expect(clock.active()).toBe(0);
+    expect(clock.pending).toBe(0);
   });
 
   it('a wrong PIN may be tried again; the third tells the PC Link 0', async () => {
@@ -127,12 +126,12 @@ describe('PC Link verification page', () => {
 
     screens.showVerificationPage();
     type('24');
-    clock.advance(30_000);
+    clock.advanceSync(30_000);
     expect(page().countdown).toBe('00:30');
-    clock.advance(VERIFY_TIMEOUT_SECONDS * 1000 - 30_000);
+    clock.advanceSync(VERIFY_TIMEOUT_SECONDS * 1000 - 30_000);
     expect(outcomes.at(-1)).toEqual({ result: 0, reason: 'timeout' });
     expect(screens.view().screen).toBe('menu');
-    expect(clock.active()).toBe(0);
+    expect(clock.pending).toBe(0);
 
     screens.showVerificationPage();
     screens.close();

@@ -1,9 +1,9 @@
+import { manualClock } from '@waved/test-lab';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StateBus } from '../../src/core/bus.js';
 import { createLogger } from '../../src/core/log/logger.js';
 import { escapeControls, stripControls } from '../../src/core/log/sanitize.js';
 import { createScreens, renderTerminal, type Screens } from '../../src/domain/screens/index.js';
-import { manualClock } from '../screens/manual-clock.js';
 
 /**
  * Attack: text from outside carries terminal escape sequences. A hidden network name typed on the

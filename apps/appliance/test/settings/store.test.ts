@@ -130,7 +130,7 @@ describe('settings store', () => {
   });
 });
 
-describe('device PIN rules (spec A7)', () => {
+describe('device PIN rules', () => {
   it('hashes a plain 4-6 digit PIN at load and rewrites the file without the digits', async () => {
     fs.writeFileSync(file, '[security]\ndevice_password = "123456"\n', { mode: 0o644 });
     const store = createSettingsStore({

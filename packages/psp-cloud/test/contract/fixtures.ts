@@ -274,7 +274,7 @@ export const FIXTURES: readonly Fixture[] = [
   },
 ];
 
-/** The package download the descriptor points at: fetched by URL, with resume (spec E2: "curl with resume (-C -)"). */
+/** The package download the descriptor points at: fetched by URL, with resume (as `curl -C -` does). */
 export const PACKAGE_DOWNLOAD = {
   source: 'spec Endpoints B: "curl with resume (-C -)"; path: decisions (/app/v1/common/package/:name)',
   method: 'GET',
@@ -282,7 +282,7 @@ export const PACKAGE_DOWNLOAD = {
   pathPrefix: '/app/v1/common/package/',
 };
 
-/** Routing (spec Endpoints B): summary by country, CN / US / everything else EU; `{cloud_test_url}` with flag 1. */
+/** Routing: summary by country, CN / US / everything else EU; `{cloud_test_url}` with flag 1. */
 export const AREAS = [
   { country: 'CN', region: 'cn' },
   { country: 'US', region: 'us' },

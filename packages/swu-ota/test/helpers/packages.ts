@@ -3,12 +3,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   buildSwu,
+  type Clock,
   type CpioSource,
   type LibconfigGroup,
   type OtaErrorCode,
   writeCpio,
 } from '../../src/index.js';
 import type { TestPki } from './pki.js';
+
+/** The MD5 of a package, as a descriptor carries it. */
+export const md5 = (b: Uint8Array) => crypto.createHash('md5').update(b).digest('hex');
+
+/** A clock whose back-off delays pass at once (the next turn of the event loop). */
+export const noSleep: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn) => setImmediate(fn),
+  clearTimeout: (h) => clearImmediate(h as NodeJS.Immediate),
+};
 
 export interface PackageCase {
   name: string;

@@ -58,7 +58,7 @@ export function createCtrlEventMonitor(options: CtrlEventMonitorOptions) {
       socket.send(text, options.socketPath);
     } catch (error) {
       // ENOENT/ECONNREFUSED while wpa_supplicant is (re)starting: the next ATTACH catches up.
-      log.debug(`ctrl socket: ${text} failed:`, error);
+      log.debug?.(`ctrl socket: ${text} failed`, { error });
     }
   };
 
@@ -66,7 +66,7 @@ export function createCtrlEventMonitor(options: CtrlEventMonitorOptions) {
     fs.rmSync(local, { force: true });
     socket = createUnixDatagramSocket();
     socket.bind(local);
-    socket.on('error', (error) => log.debug('ctrl socket error:', error.message));
+    socket.on('error', (error) => log.debug?.('ctrl socket error', { error: error.message }));
     socket.on('message', (msg) => {
       lastMessage = Date.now();
       const text = msg.toString('utf8');

@@ -224,7 +224,7 @@ export function openSqliteRecordingStore(dir: string): RecordingStore {
 type Credentials = { slots: Record<string, string>; entries: Record<string, string> };
 
 /**
- * Spec B2 in one JSON file (0600, written atomically): key-store slots and database entries.
+ * The key-store slots and database entries in one JSON file (0600, written atomically).
  * Values an earlier release kept in the appliance database (`credential_values`) are taken over
  * when the file does not exist yet.
  */
@@ -273,7 +273,7 @@ export async function createFileCredentialStore(options: {
 export interface DeviceStorePaths {
   /** `appliance.db`, `credentials.json` and the default recordings directory. */
   dataDir: string;
-  /** Telemetry queue directory (spec B4 analytics database directory). */
+  /** Telemetry queue directory (the device analytics database directory). */
   analyticsDir?: string;
   /** Recordings project directory (default `<dataDir>/recordings/default`). */
   recordingsDir?: string;

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
+import { writeFileAtomic } from '@waved/internal';
 import type { FileStore } from '../../core/ports/files.js';
-import { writeFileAtomic } from './atomic.js';
 
 /** The real `FileStore`: node:fs, atomic writes (temp + fsync + rename + directory fsync). */
 export function createFileStore(): FileStore {
@@ -13,7 +13,7 @@ export function createFileStore(): FileStore {
         throw error;
       }
     },
-    write: (path, data, mode = 0o600) => writeFileAtomic(path, data, mode),
+    write: (path, data, mode = 0o600) => writeFileAtomic(path, data, { mode }),
     remove: (path) => fs.rm(path, { force: true }),
     async mkdir(path, mode = 0o700) {
       await fs.mkdir(path, { recursive: true, mode });

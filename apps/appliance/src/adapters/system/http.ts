@@ -17,7 +17,7 @@ export const serveHttp: HttpServe = async (app: HttpApp, options): Promise<Serve
       headersTimeout: limits.headersTimeoutMs ?? 10_000,
       requestTimeout: limits.requestTimeoutMs ?? 30_000,
       keepAliveTimeout: limits.keepAliveTimeoutMs ?? 5_000,
-      ...(limits.timeoutCheckMs ? { connectionsCheckingInterval: limits.timeoutCheckMs } : {}),
+      connectionsCheckingInterval: limits.timeoutCheckMs || undefined,
     },
     toNodeHandler({ fetch: (request: Request) => app.fetch(request) } as never),
   );

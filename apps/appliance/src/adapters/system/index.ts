@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { removeStaleTemps } from '@waved/internal';
 import { ApplianceError } from '../../core/errors.js';
 import type { Logger } from '../../core/log/logger.js';
 import type { Notifier } from '../../core/ports/notify.js';
@@ -11,7 +12,6 @@ import type { DeviceProfile } from '../../domain/profile/schema.js';
 import type { Settings } from '../../domain/settings/index.js';
 import { checkWpaConfig, minimalWpaConfig, withCountry } from '../../domain/wifi/wpa-config.js';
 import type { DeviceAdapters, RuntimeAdapters } from '../../runtime.js';
-import { removeStaleTemps } from './atomic.js';
 import { createRunnerClock } from './clock.js';
 import { createFileStore } from './files.js';
 import { serveHttp } from './http.js';
@@ -128,7 +128,7 @@ export function createSystemAdapters(options: SystemAdaptersOptions): SystemAdap
       socket: process.env.NOTIFY_SOCKET,
       watchdogUsec: process.env.WATCHDOG_USEC,
       watchdogPid: process.env.WATCHDOG_PID,
-      onError: (error) => logger.debug(`sd_notify: ${error.message}`),
+      onError: (error) => logger.debug?.(`sd_notify: ${error.message}`),
     });
   let warnedIw = false;
 
@@ -143,7 +143,7 @@ export function createSystemAdapters(options: SystemAdaptersOptions): SystemAdap
         minimalWpaConfig({ ctrlDir: w.ctrl_dir, country: settings.wifi.country }),
         0o600,
       );
-      logger.info(`created ${file} (ctrl_interface ${w.ctrl_dir}, update_config=1)`);
+      logger.info?.(`created ${file} (ctrl_interface ${w.ctrl_dir}, update_config=1)`);
       return;
     }
     const issues = checkWpaConfig(text, { ctrlDir: w.ctrl_dir, path: file });
@@ -153,7 +153,7 @@ export function createSystemAdapters(options: SystemAdaptersOptions): SystemAdap
     const st = await fs.stat(file);
     if ((st.mode & 0o077) !== 0) {
       await fs.chmod(file, 0o600);
-      logger.warn(`${file} was readable by others (mode ${(st.mode & 0o777).toString(8)}); now 0600`);
+      logger.warn?.(`${file} was readable by others (mode ${(st.mode & 0o777).toString(8)}); now 0600`);
     }
   }
 
@@ -174,10 +174,10 @@ export function createSystemAdapters(options: SystemAdaptersOptions): SystemAdap
     },
     async prepare(settings) {
       // What a crash or a power cut left: hostapd, its config, the AP address.
-      await radio.stopHostapd().catch((error) => logger.warn('could not stop a leftover hostapd:', error));
+      await radio.stopHostapd().catch((error) => logger.warn?.('could not stop a leftover hostapd:', error));
       await files.remove(w.hostapd_config);
       if (await radio.removeApAddress().catch(() => false)) {
-        logger.warn(`removed the setup address ${w.gateway} a previous run left on ${w.interface}`);
+        logger.warn?.(`removed the setup address ${w.gateway} a previous run left on ${w.interface}`);
       }
       await radio.stopStrays();
       // temporary files an atomic write left when the power went
@@ -185,7 +185,7 @@ export function createSystemAdapters(options: SystemAdaptersOptions): SystemAdap
         await removeStaleTemps(file).catch(() => 0);
       }
       await checkStationConfig(settings);
-      await radio.startStation().catch((error) => logger.error('could not start wpa_supplicant:', error));
+      await radio.startStation().catch((error) => logger.error?.('could not start wpa_supplicant:', error));
     },
     async applyCountry(code) {
       country = code;
@@ -206,9 +206,9 @@ export function createSystemAdapters(options: SystemAdaptersOptions): SystemAdap
       }));
       if (iw.code !== 0 && !warnedIw) {
         warnedIw = true;
-        logger.warn(`iw reg set ${code} failed: ${(iw.stderr || iw.stdout).trim() || `exit ${iw.code}`}`);
+        logger.warn?.(`iw reg set ${code} failed: ${(iw.stderr || iw.stdout).trim() || `exit ${iw.code}`}`);
       } else if (iw.code === 0) {
-        logger.info(`Wi-Fi country ${code} applied (iw, wpa_supplicant, hostapd)`);
+        logger.info?.(`Wi-Fi country ${code} applied (iw, wpa_supplicant, hostapd)`);
       }
     },
     device: () => openSystemDevice(profile, run, logger),
@@ -306,7 +306,7 @@ async function openSystemDevice(
     };
   } catch (error) {
     await stores.close();
-    logger.error(`device application: ${(error as Error).message}`);
+    logger.error?.(`device application: ${(error as Error).message}`);
     throw error;
   }
 }

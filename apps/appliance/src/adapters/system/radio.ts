@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { CaptiveDns } from '@waved/captive-dns';
 import type { DhcpServer } from '@waved/dhcp-server';
 import { ApplianceError } from '../../core/errors.js';
-import { type Logger, silentLogger } from '../../core/log/logger.js';
+import { type Logger, scopedLogger, silentLogger } from '../../core/log/logger.js';
 import type { Radio } from '../../core/ports/radio.js';
 import {
   AP_DHCP_RANGE,
@@ -133,7 +133,7 @@ export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio
     const strays = await findStrays(iface, await ownPids());
     if (strays.length === 0) return [];
     for (const s of strays)
-      log.warn(`stopping ${s.program} (pid ${s.pid}) on ${iface}: waved runs the station itself`);
+      log.warn?.(`stopping ${s.program} (pid ${s.pid}) on ${iface}: waved runs the station itself`);
     await stopProcesses(strays.map((s) => s.pid));
     return strays.map((s) => `${s.program} (pid ${s.pid})`);
   };
@@ -198,11 +198,7 @@ export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio
         captivePortalUri: `http://${gateway}/`,
         ...(options.bindDhcpToInterface === false ? { listenAddress: gateway } : { interface: iface }),
         port: options.dhcpPort ?? 67,
-        logger: {
-          info: (m: string) => log.debug(m),
-          warn: (m: string) => log.warn(m),
-          error: (m: string) => log.error(m),
-        },
+        logger: scopedLogger(log, null, { info: 'debug' }),
       });
       await server.listen();
       dhcp = server;
@@ -213,7 +209,7 @@ export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio
         answer: gateway,
         address: gateway,
         port: options.dnsPort ?? 53,
-        logger: { warn: (m: string) => log.warn(m), error: (m: string) => log.error(m) },
+        logger: log,
       });
       await server.listen();
       dns = server;
@@ -243,7 +239,7 @@ export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio
         // Started by someone else (init): its umask decides the mode save_config gives the file.
         const mask = await supplicantUmask(iface);
         if (mask !== null && (mask & 0o077) !== 0o077) {
-          log.warn(
+          log.warn?.(
             `wpa_supplicant on ${iface} runs with umask ${mask.toString(8).padStart(4, '0')}: each save_config leaves ${wpaConfig} readable by others until it is set back to 0600. Start it with umask 077 (systemd: UMask=0077).`,
           );
         }

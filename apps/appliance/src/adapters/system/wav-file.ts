@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { syncDir } from '@waved/internal';
 import { DeviceError } from '../../domain/device/errors.js';
 import type { WavFileWriter } from '../../domain/device/recording/store.js';
 import {
@@ -8,7 +9,6 @@ import {
   type WavFormat,
   wavDurationMs,
 } from '../../domain/device/recording/wav.js';
-import { syncDir } from './atomic.js';
 
 /**
  * Appends PCM to a WAV file so that a killed process or a power cut loses little: every write goes

@@ -1,6 +1,6 @@
 import { createWpaCli, provisionNetwork, type ScanResult, type WpaCli } from '@waved/wpa-cli';
 import type { ScannedNetwork } from '../../core/bus.js';
-import { type Logger, silentLogger } from '../../core/log/logger.js';
+import { type Logger, scopedLogger, silentLogger } from '../../core/log/logger.js';
 import type { ProvisionRequest, Station, StationEvent, StationStatus } from '../../core/ports/radio.js';
 import { classifySignal } from '../../domain/wifi/signal.js';
 import { createCtrlEventMonitor } from './ctrl-events.js';
@@ -51,7 +51,7 @@ export function createWpaStation(options: WpaStationOptions): Station & { close(
       iface: options.iface,
       ctrlDir: options.ctrlDir,
       ...(options.run ? { run: options.run } : {}),
-      logger: { debug: (message) => log.debug(message) },
+      logger: scopedLogger(log, null, { info: 'debug', warn: 'debug', error: 'debug' }),
     });
   const monitor =
     options.events === false
@@ -82,7 +82,7 @@ export function createWpaStation(options: WpaStationOptions): Station & { close(
         await cli.scan();
       } catch (error) {
         // FAIL-BUSY: a scan is already running; its results are just as good.
-        log.debug('scan request refused, reading the current results:', error);
+        log.debug?.('scan request refused, reading the current results', { error });
       }
       await new Promise((r) => setTimeout(r, options.scanWaitMs ?? 3_000));
       return toScannedNetworks(await cli.scanResults());

@@ -1,16 +1,16 @@
 import { formatWithOptions } from 'node:util';
+import type { Logger } from '@waved/internal';
 // consola/core: the logger without its terminal reporters and environment probing (we bring our own reporter)
 import { type ConsolaInstance, type ConsolaReporter, createConsola, type LogObject } from 'consola/core';
 import { createSecretRegistry, redactString, redactValue, type SecretRegistry } from './redact.js';
 import { escapeControls, escapeControlsIn } from './sanitize.js';
 
-/** The logging surface the appliance's components take (a consola instance satisfies it). */
-export interface Logger {
-  debug(message: unknown, ...args: unknown[]): void;
-  info(message: unknown, ...args: unknown[]): void;
-  warn(message: unknown, ...args: unknown[]): void;
-  error(message: unknown, ...args: unknown[]): void;
-}
+/**
+ * The logger the appliance's components take: the one contract of the waved packages,
+ * `{ debug?, info?, warn?, error? }(message, fields?)`, so a component hands its logger to a package
+ * as it is. A consola instance (what `createLogger` returns) satisfies it.
+ */
+export type { Logger } from '@waved/internal';
 
 /**
  * Wraps any consola reporter so that every record is redacted before it reaches it, and every
@@ -83,10 +83,28 @@ export function createLogger(options: CreateLoggerOptions = {}): ApplianceLogger
   return { logger, secrets };
 }
 
-/** A logger that drops everything (tests and library defaults). */
-export const silentLogger: Logger = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-};
+/** A logger that drops everything (tests and library defaults): every level is optional. */
+export const silentLogger: Logger = {};
+
+type Level = 'debug' | 'info' | 'warn' | 'error';
+
+/**
+ * The appliance's logger as a package gets it: each message prefixed with the component
+ * (`cloud: …`), the fields passed on (the reporter redacts them), and where a package's level is
+ * louder than the appliance wants (a telemetry retry is routine), that level mapped to a quieter one.
+ */
+export function scopedLogger(
+  logger: Logger,
+  prefix: string | null,
+  levels: Partial<Record<Level, Level>> = {},
+): Logger {
+  const text = prefix === null ? (m: string) => m : (m: string) => `${prefix}: ${m}`;
+  const at =
+    (level: Level) =>
+    (message: string, fields?: Record<string, unknown>): void => {
+      const target = levels[level] ?? level;
+      if (fields === undefined) logger[target]?.(text(message));
+      else logger[target]?.(text(message), fields);
+    };
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}

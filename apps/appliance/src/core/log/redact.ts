@@ -74,7 +74,8 @@ export function redactValue(value: unknown, registry?: SecretRegistry, depth = 0
   if (value instanceof Error) {
     const copy = new Error(redactString(value.message, registry));
     copy.name = value.name;
-    copy.stack = value.stack ? redactString(value.stack, registry) : undefined;
+    if (value.stack) copy.stack = redactString(value.stack, registry);
+    else delete copy.stack;
     const code = (value as { code?: unknown }).code;
     if (code !== undefined) (copy as { code?: unknown }).code = code;
     return copy;

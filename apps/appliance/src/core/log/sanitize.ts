@@ -44,7 +44,8 @@ export function escapeControlsIn(value: unknown, depth = 0): unknown {
   if (value instanceof Error) {
     const copy = new Error(escapeControls(value.message));
     copy.name = escapeControls(value.name);
-    copy.stack = value.stack === undefined ? undefined : escapeControls(value.stack);
+    if (value.stack === undefined) delete copy.stack;
+    else copy.stack = escapeControls(value.stack);
     const code = (value as { code?: unknown }).code;
     if (code !== undefined) (copy as { code?: unknown }).code = code;
     return copy;

@@ -22,7 +22,7 @@ export interface ProvisionRequest {
   /** The name as text (UTF-8), used when `ssidHex` is absent. */
   ssid: string;
   /** The exact SSID bytes as hex (a listed network, whose name may not be valid UTF-8). */
-  ssidHex?: string;
+  ssidHex?: string | undefined;
   passphrase: string;
   hidden?: boolean;
 }
@@ -38,14 +38,14 @@ export interface Station {
   signalPoll(): Promise<number | null>;
   /** A scan in STA mode; resolves with the results (deduplicated by SSID, strongest first). */
   scan(): Promise<ScannedNetwork[]>;
-  /** The profile rules of spec States B (reuse or add, priority above max, enable, save, 0600, reassociate). */
+  /** The profile rules (reuse or add, priority above max, enable, save, 0600, reassociate). */
   provision(request: ProvisionRequest): Promise<void>;
   /** Subscribes to unsolicited events; returns the unsubscribe function. */
   onEvent(listener: (event: StationEvent) => void): () => void;
 }
 
 /**
- * The `Radio` port: the STA/AP switching steps of spec A4, one method per step so the controller
+ * The `Radio` port: the STA/AP switching steps, one method per step so the controller
  * runs them in exactly the spec's order and can tear down after a fault at any of them.
  */
 export interface Radio {

@@ -7,7 +7,7 @@ import { ApplianceError } from '../errors.js';
  */
 export type { CommandResult, CommandRunner };
 
-/** Spec Limits: every external command. */
+/** The time limit of every external command. */
 export const COMMAND_TIMEOUT_MS = 10_000;
 
 /** Runs a program with the 10 s limit and throws unless it exited 0 (output tail in the message). */

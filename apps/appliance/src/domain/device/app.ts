@@ -15,7 +15,7 @@ import {
 } from '@waved/psp-cloud';
 import type { UpdateKind } from '@waved/swu-ota';
 import type { StateBus } from '../../core/bus.js';
-import type { Logger } from '../../core/log/logger.js';
+import { type Logger, scopedLogger } from '../../core/log/logger.js';
 import { type AttemptLimiter, createAttemptLimiter } from '../security/attempts.js';
 import type { Settings } from '../settings/index.js';
 import {
@@ -50,7 +50,7 @@ import { createPasswordRecovery, type PasswordRecovery } from './recovery.js';
 import { type CloudSession, createCloudSession } from './session.js';
 import { createDeviceTelemetry, type DeviceTelemetry } from './telemetry.js';
 
-/** Where the application keeps its files. Defaults are the device's (spec B4). */
+/** Where the application keeps its files. Defaults are the device's. */
 export interface DevicePaths {
   /** Packages live under this directory unless `packageDir` is given (the stores are opened by the adapters). */
   dataDir: string;
@@ -252,7 +252,7 @@ function createAreaClient(
 }
 
 /**
- * The device application (spec Area B) on the appliance: boot bookkeeping, the cloud session,
+ * The device application on the appliance: boot bookkeeping, the cloud session,
  * durable telemetry, OTA, meeting recording with upload and transcription, ASR, Bluetooth and
  * PC Link verification. Everything that touches hardware is a port in the options.
  */
@@ -295,15 +295,11 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
               ...(cloud.tls ? { tls: cloud.tls } : {}),
               ...(cloud.retry ? { retry: cloud.retry } : {}),
               firmwareVersion: versions.get('psp_firmware'),
-              logger: {
-                debug: (m) => logger.debug(`cloud: ${m}`),
-                info: (m) => logger.info(`cloud: ${m}`),
-                warn: (m) => logger.warn(`cloud: ${m}`),
-                error: (m) => logger.error(`cloud: ${m}`),
-              },
+              logger: scopedLogger(logger, 'cloud'),
             }),
           () => settings()?.device.country || undefined,
-          (from, to) => logger.info(`cloud: the device country moved it from the ${from} to the ${to} area`),
+          (from, to) =>
+            logger.info?.(`cloud: the device country moved it from the ${from} to the ${to} area`),
         );
 
   // set by the first lines of the body below; the session calls it after each successful establish
@@ -393,7 +389,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     telemetry,
     logger,
     now,
-    ...(options.recordingSyncMs ? { syncIntervalMs: options.recordingSyncMs } : {}),
+    syncIntervalMs: options.recordingSyncMs || undefined,
   });
   const uploader = createUploader({
     store: recStore,
@@ -416,7 +412,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     const battery = await options.battery.read().catch(() => 'mains' as const);
     await track('device_power_off', { battery: battery === 'mains' ? 100 : battery, power_off_type: type });
     powerOffSent = true;
-    logger.info(`device: power off (${type})`);
+    logger.info?.(`device: power off (${type})`);
     if (session.isReady()) await telemetry.flush().catch(() => {});
   }
 
@@ -425,14 +421,14 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
   const unsubscribe: Array<() => void> = [];
   const inflight = new Set<Promise<void>>();
   const background = (what: string, task: Promise<void>) => {
-    const p = task.catch((error) => logger.warn(`device: ${what}: ${(error as Error).message}`));
+    const p = task.catch((error) => logger.warn?.(`device: ${what}: ${(error as Error).message}`));
     inflight.add(p);
     void p.finally(() => inflight.delete(p));
   };
   let started = false;
 
   const asrStep = (what: string, fn: () => Promise<void>) => {
-    fn().catch((error) => logger.warn(`asr: ${what}: ${(error as Error).message}`));
+    fn().catch((error) => logger.warn?.(`asr: ${what}: ${(error as Error).message}`));
   };
   recorder.on('state', ({ state, previous, recording }) => {
     if (!recording && state !== 'idle') return;
@@ -449,7 +445,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
   recorder.on('audio', (pcm) => asr.feed(pcm));
   recorder.on('mark', ({ atMs }) => asr.dot(atMs));
   recorder.on('finished', () => uploader.kick());
-  recorder.on('error', (e) => logger.error(`recording: ${e.message}`));
+  recorder.on('error', (e) => logger.error?.(`recording: ${e.message}`));
 
   async function settingsChanged(): Promise<void> {
     const s = settings();
@@ -484,9 +480,9 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     try {
       if ((await bt.module.getName()) === name) return;
       await bt.setName(name);
-      logger.info(`bluetooth: the module is named ${JSON.stringify(name)}`);
+      logger.info?.(`bluetooth: the module is named ${JSON.stringify(name)}`);
     } catch (error) {
-      logger.warn(`bluetooth: name not set: ${(error as Error).message}`);
+      logger.warn?.(`bluetooth: name not set: ${(error as Error).message}`);
     }
   }
 
@@ -532,7 +528,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     },
     toggleMicMute: async (state) => {
       setUiState({ micMuted: state });
-      logger.info(`device: microphone ${state ? 'muted' : 'on'}`);
+      logger.info?.(`device: microphone ${state ? 'muted' : 'on'}`);
       await track('toggle_mic_mute', { state });
     },
     toggleSpeakerMute: async (state) => {
@@ -589,7 +585,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
       });
       bootInfo = { crashed: boot.crashed !== null, firstStartThisBoot: boot.firstStartThisBoot };
       if (boot.crashed) {
-        logger.warn(`the previous run did not stop cleanly (pid ${boot.crashed.previousPid ?? 'unknown'})`);
+        logger.warn?.(`the previous run did not stop cleanly (pid ${boot.crashed.previousPid ?? 'unknown'})`);
         await track('system_crash', { reason: boot.crashed.reason });
       }
       if (boot.firstStartThisBoot) {
@@ -602,7 +598,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
       await settingsChanged();
       const recovered = await recorder.recover();
       if (recovered.recordings.length > 0) {
-        logger.warn(
+        logger.warn?.(
           `recording: ${recovered.recordings.length} recording(s) interrupted by the previous run recovered`,
         );
       }
@@ -630,7 +626,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
         background(
           'bluetooth',
           bluetooth.info().then(async (i) => {
-            logger.info(`bluetooth: module ${i.name} ${i.version} built ${i.buildtime} (${i.mac})`);
+            logger.info?.(`bluetooth: module ${i.name} ${i.version} built ${i.buildtime} (${i.mac})`);
             if (name && name !== i.name) await followName(name);
           }),
         );
@@ -676,14 +672,14 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
         password,
         record === '' ? null : record,
         () => {
-          logger.info('pclink: asking the user to verify on the device');
+          logger.info?.('pclink: asking the user to verify on the device');
           options.showVerificationPage?.();
         },
         pinAttempts,
       );
     },
     reportUiVerification(outcome) {
-      logger.info(
+      logger.info?.(
         `pclink: UI verification result ${outcome.result}${outcome.result === 0 ? ` (${outcome.reason})` : ''}`,
       );
       options.onUiVerification?.(outcome);

@@ -7,9 +7,9 @@ export interface BootPaths {
 }
 
 export interface BootReport {
-  /** An earlier run left its PID file behind: it did not shut down cleanly (spec G). */
+  /** An earlier run left its PID file behind: it did not shut down cleanly. */
   crashed: { reason: typeof CRASH_REASON; previousPid: number | null } | null;
-  /** True the first time the application starts in this boot (spec Events B, `device_power_on`). */
+  /** True the first time the application starts in this boot (telemetry `device_power_on`). */
   firstStartThisBoot: boolean;
 }
 

@@ -1,4 +1,4 @@
-/** Spec B4: the vendor application's hard-coded constants, in one place. */
+/** The vendor application's hard-coded constants, in one place. */
 export const CLIENT_VERSION = 'PSP_0.3.19';
 export const USER_AGENT = 'PSP_DEVICE';
 export const ANALYTICS_APP_ID = '10000022';
@@ -9,7 +9,7 @@ export const ANALYTICS_DB_DIR = '/data/common_settings/finder/finder_sdk_dir';
 export const APP_STATION_CONFIG_PATH = '/tmp/wpa_supplicant.conf';
 export const FALLBACK_REGION = 'EU';
 export const CRASH_REASON = 'pspapp crash';
-/** Spec B2: the device serial lives in key-store slot 0, the factory secret in database entry 0xe7. */
+/** The device serial lives in key-store slot 0, the factory secret in database entry 0xe7. */
 export const SERIAL_SLOT = 0;
 export const FACTORY_SECRET_ENTRY = 0xe7;
 /** `/mnt/udisk/misc/data/<system_dir>/software.swu` */
@@ -19,7 +19,7 @@ export function firmwarePackagePath(systemDir: string): string {
   }
   return `/mnt/udisk/misc/data/${systemDir}/software.swu`;
 }
-/** Spec Events B: transcription mode values reported by telemetry. */
+/** Transcription mode values reported by telemetry. */
 export const TRANSCRIPTION_MODES = { record_transcribe: 0, only_transcribe: 1, other_transcribe: 2 } as const;
 export type TranscriptionModeName = keyof typeof TRANSCRIPTION_MODES;
 /** 0 record and transcribe, 1 transcribe only (no audio file is kept), 2 other (translation). */

@@ -1,4 +1,4 @@
-// The device application (spec Area B): boot bookkeeping, cloud session, telemetry, OTA, meeting
+// The device application: boot bookkeeping, cloud session, telemetry, OTA, meeting
 // recording, ASR, Bluetooth and PC Link, wired by createDeviceApp. Its adapters are in
 // adapters/system (a device) and sim (the simulator).
 

@@ -15,7 +15,7 @@ import {
   type UpdateDescriptor,
   type UpdateKind,
 } from '@waved/swu-ota';
-import type { Logger } from '../../core/log/logger.js';
+import { type Logger, scopedLogger } from '../../core/log/logger.js';
 import { matchLanguage } from '../../i18n/negotiate.js';
 import type { DeviceTelemetry } from './telemetry.js';
 
@@ -71,7 +71,7 @@ export interface OtaServiceOptions {
   /** Reboots once the package is installed. */
   reboot: () => Promise<void>;
   /**
-   * Directory of the packages: `software.swu` (spec B4) and `model.swu`, each with its refusals
+   * Directory of the packages: `software.swu` and `model.swu`, each with its refusals
    * (`software.refused.json`, `model.refused.json`) and the record of a complete package
    * (`software.swu.json`), so a refused package is not downloaded again and a declined one
    * installs later from disk.
@@ -164,7 +164,7 @@ function codeOf(error: unknown): string {
 }
 
 /**
- * Spec States E: when Wi-Fi is connected, fetch the firmware descriptor then the model descriptor;
+ * When Wi-Fi is connected, fetch the firmware descriptor then the model descriptor;
  * download with resume (progress file, done file), compare the MD5, ask consent unless `forced`,
  * check the battery, install with swupdate, reboot. Telemetry: `check_update`, `firmware_download`,
  * `firmware_install` (with `result` ok / cached / failed / refused / declined / battery_low / aborted
@@ -177,7 +177,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
     try {
       options.onEvent?.(e);
     } catch (error) {
-      logger.warn(`ota: event listener failed: ${(error as Error).message}`);
+      logger.warn?.(`ota: event listener failed: ${(error as Error).message}`);
     }
   };
   const notesOf = (d: UpdateDescriptor) => releaseNotes(d.descriptions, options.language?.() ?? 'en');
@@ -185,10 +185,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
   let controller: AbortController | null = null;
   let running: Promise<unknown> | null = null;
 
-  const otaLogger = {
-    info: (m: string) => logger.info(`ota: ${m}`),
-    warn: (m: string) => logger.warn(`ota: ${m}`),
-  };
+  const otaLogger = scopedLogger(logger, 'ota');
 
   // The package path with a memory (@waved/swu-ota): refusals by MD5 and descriptor, the record
   // of a complete package, and a partial download that belongs to the MD5 and not to the URL.
@@ -201,7 +198,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
       progressFile: progressFilePath(name, options.progressDir ?? '/tmp'),
       doneFile: options.doneFile ?? '/tmp/swu.done',
       checkpointBytes: options.checkpointBytes ?? 256 * 1024,
-      ...(options.ca ? { ca: options.ca } : {}),
+      ca: options.ca || undefined,
       ...(options.insecure ? { insecure: true } : {}),
       progressIntervalMs: 100,
       ...(onProgress ? { onProgress } : {}),
@@ -225,7 +222,9 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
     if (was === policy) return;
     if (was !== undefined) {
       for (const kind of UPDATE_KINDS) await storeFor(kind).forget();
-      logger.info('ota: the update policy changed; packages refused under the old one may be offered again');
+      logger.info?.(
+        'ota: the update policy changed; packages refused under the old one may be offered again',
+      );
     }
     options.policyMemory.set(policy);
   }
@@ -239,13 +238,13 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
       const tenth = p.percent === undefined ? -1 : Math.floor(p.percent / 10);
       if (tenth > lastTenth) {
         lastTenth = tenth;
-        logger.info(`ota: ${name} ${bar}`);
+        logger.info?.(`ota: ${name} ${bar}`);
       }
     });
     const before = await store.refusal(d).catch(() => undefined);
     if (before) {
       // refused before under this very descriptor: no download, no screen, no new telemetry
-      logger.info(
+      logger.info?.(
         `ota: ${kind} ${d.version} was refused before (${before.code}); not downloaded again until the cloud offers another package`,
       );
       emit({
@@ -257,14 +256,14 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
       return false;
     }
     emit({ type: 'available', kind, version: d.version, forced: d.forced, notes: notesOf(d) });
-    logger.info(`ota: ${kind} ${d.version} available${d.forced ? ' (forced)' : ''}`);
+    logger.info?.(`ota: ${kind} ${d.version} available${d.forced ? ' (forced)' : ''}`);
     const started = now();
     let file: string;
     try {
       const r = await store.fetch(d, { signal });
       file = r.path;
       emit({ type: 'downloaded', kind, size: r.size, resumedBytes: r.resumedBytes });
-      if (r.cached) logger.info(`ota: ${kind} ${d.version} is already on disk; not downloaded again`);
+      if (r.cached) logger.info?.(`ota: ${kind} ${d.version} is already on disk; not downloaded again`);
       await telemetry.track('firmware_download', {
         package: kind,
         version: d.version,
@@ -284,7 +283,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
         message: (error as Error).message,
         ...(refusal ? { refusal } : {}),
       });
-      logger.warn(
+      logger.warn?.(
         `ota: ${kind} download ${signal.aborted ? 'stopped' : refusal ? 'refused' : 'failed'}: ${(error as Error).message}`,
       );
       await telemetry.track('firmware_download', {
@@ -339,13 +338,13 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
         },
       });
       emit({ type: 'installed', kind, version: d.version });
-      logger.info(`ota: ${kind} ${d.version} installed`);
+      logger.info?.(`ota: ${kind} ${d.version} installed`);
       return true;
     } catch (error) {
       const code = codeOf(error);
       // a refusal is remembered and the package removed; declined or battery-blocked stays on disk
       const refused = await store.refuse(d, error).catch((e: unknown) => {
-        logger.warn(`ota: the refusal of ${d.version} was not recorded: ${(e as Error).message}`);
+        logger.warn?.(`ota: the refusal of ${d.version} was not recorded: ${(e as Error).message}`);
         return refusalOf(error);
       });
       const refusal = refused ? { code: refused.code, category: refused.category } : undefined;
@@ -364,7 +363,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
         message: (error as Error).message,
         ...(refusal ? { refusal } : {}),
       });
-      logger.warn(`ota: ${kind} ${d.version} not installed: ${(error as Error).message}`);
+      logger.warn?.(`ota: ${kind} ${d.version} not installed: ${(error as Error).message}`);
       if (code !== 'OTA_REBOOT_FAILED') {
         await telemetry.track('firmware_install', {
           package: kind,
@@ -387,7 +386,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
       emit({ type: 'checking' });
       await telemetry.track('check_update', {});
       await followPolicy().catch((error: unknown) =>
-        logger.warn(
+        logger.warn?.(
           `ota: the refusals of the old update policy were not forgotten: ${(error as Error).message}`,
         ),
       );
@@ -401,7 +400,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
           });
         } catch (error) {
           emit({ type: 'check-failed', kind, message: (error as Error).message });
-          logger.warn(`ota: ${kind} check failed: ${(error as Error).message}`);
+          logger.warn?.(`ota: ${kind} check failed: ${(error as Error).message}`);
           continue;
         }
         if (!descriptor || descriptor.version === versions.get(kind)) {
@@ -410,7 +409,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
         }
         if (!options.allowDowngrade && !isNewerVersion(descriptor.version, versions.get(kind))) {
           // anti-rollback: only newer versions install unless the profile allows a downgrade
-          logger.warn(
+          logger.warn?.(
             `ota: ${kind} ${descriptor.version} is not newer than the installed ${versions.get(kind)}; not installed`,
           );
           emit({ type: 'up-to-date', kind });

@@ -3,7 +3,7 @@ import type { AttemptLimiter } from '../security/attempts.js';
 import { verifyPinAsync } from '../security/pin.js';
 
 /**
- * USB PC Link (spec Other local interfaces): frames are AES-128 in ECB mode with a 16-byte key
+ * USB PC Link: frames are AES-128 in ECB mode with a 16-byte key
  * exactly, no IV, and input aligned to the 16-byte block (no padding is added or removed).
  * ECB is what the wire requires; it leaks equal blocks, so nothing but the PC Link uses it.
  */

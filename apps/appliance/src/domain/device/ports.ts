@@ -17,7 +17,7 @@ export type StorageSizes = () => Promise<{ totalMb: number; freeMb: number }>;
  */
 export interface DeviceStores {
   meta: DeviceMeta;
-  /** Spec B2: key-store slots and database entries. */
+  /** Key-store slots and database entries. */
   credentials: CredentialStore;
   /** The durable telemetry queue. */
   telemetry: TelemetryStore;

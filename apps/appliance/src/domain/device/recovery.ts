@@ -24,13 +24,15 @@ export function createPasswordRecovery(options: {
     async sendCode() {
       if (!session.isReady()) await session.establish();
       const r = await client.sendPasswordRecoveryCode();
-      logger.info(`password recovery: ${r.sent ? 'a code was sent to the owner' : 'the cloud sent no code'}`);
+      logger.info?.(
+        `password recovery: ${r.sent ? 'a code was sent to the owner' : 'the cloud sent no code'}`,
+      );
       return r;
     },
     async verifyCode(code) {
       if (!session.isReady()) await session.establish();
       const r = await client.verifyPasswordRecoveryCode(code);
-      logger.info(`password recovery: the code was ${r.verified ? 'accepted' : 'not accepted'}`);
+      logger.info?.(`password recovery: the code was ${r.verified ? 'accepted' : 'not accepted'}`);
       return r;
     },
   };

@@ -33,7 +33,7 @@ export interface CloudSession {
 }
 
 /**
- * The cloud session (spec Authentication B): registration with the factory secret when the device
+ * The cloud session: registration with the factory secret when the device
  * holds no `device_secret`, then a token refresh; both results are stored by the client in the
  * credential store (entries 0x11a/0x11b/0xe8, slots 0xe/0xf). Nothing secret is logged.
  */
@@ -67,19 +67,19 @@ export function createCloudSession(options: CloudSessionOptions): CloudSession {
           const creds = await loadCredentials(credentials);
           if (!creds.deviceSecret || !creds.salt) {
             state = 'registering';
-            logger.info(`cloud: registering device ${creds.serial}`);
+            logger.info?.(`cloud: registering device ${creds.serial}`);
             await client.register();
           }
           state = 'refreshing';
           const token = await client.refreshToken();
           state = 'ready';
-          logger.info('cloud: session ready');
+          logger.info?.('cloud: session ready');
           for (const w of waiters.splice(0)) w();
           schedule(options.refreshIntervalMs ?? token.refreshInMs);
           options.onReady?.();
         } catch (error) {
           state = 'failed';
-          logger.warn(`cloud: session not established: ${(error as Error).message}`);
+          logger.warn?.(`cloud: session not established: ${(error as Error).message}`);
           schedule(retryMs);
           throw new DeviceError('DEVICE_SESSION', `cloud session failed: ${(error as Error).message}`, {
             cause: error,

@@ -6,7 +6,7 @@ import {
   type TelemetryQueue,
   type TelemetryStore,
 } from '@waved/psp-cloud';
-import type { Logger } from '../../core/log/logger.js';
+import { type Logger, scopedLogger } from '../../core/log/logger.js';
 
 /** What every feature of the device application reports through. */
 export interface DeviceTelemetry {
@@ -19,7 +19,7 @@ export interface DeviceTelemetry {
 }
 
 export interface DeviceTelemetryOptions {
-  /** Where queued events wait (a SQLite file in the analytics directory of spec B4 on a device). */
+  /** Where queued events wait (a SQLite file in the device analytics directory). */
   store: TelemetryStore;
   client: Pick<CloudClient, 'sendTelemetry'>;
   serial: string;
@@ -45,23 +45,23 @@ export function createDeviceTelemetry(options: DeviceTelemetryOptions): DeviceTe
       if (!options.ready()) throw new Error('the cloud session is not ready yet');
       return options.client.sendTelemetry(batch);
     },
-    logger: { warn: (m) => logger.debug(`telemetry: ${m}`), error: (m) => logger.warn(`telemetry: ${m}`) },
+    logger: scopedLogger(logger, 'telemetry', { warn: 'debug', error: 'warn' }),
   });
   return {
     queue,
     async track(name, params) {
       try {
         await queue.track(name, params);
-        logger.debug(`telemetry: ${name}`);
+        logger.debug?.(`telemetry: ${name}`);
       } catch (error) {
-        logger.warn(`telemetry: ${name} not queued: ${(error as Error).message}`);
+        logger.warn?.(`telemetry: ${name} not queued: ${(error as Error).message}`);
       }
     },
     async flush() {
       try {
         return await queue.flush();
       } catch (error) {
-        logger.debug(`telemetry: flush failed: ${(error as Error).message}`);
+        logger.debug?.(`telemetry: flush failed: ${(error as Error).message}`);
         return 0;
       }
     },

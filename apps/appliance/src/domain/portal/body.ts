@@ -1,51 +1,12 @@
+import { readLimitedBody } from '@waved/internal';
 import { type Message, message } from '../../i18n/index.js';
 
-/** Spec "Limits": request body size of /save and /save-connect. */
+/** The request body limit of /save and /save-connect. */
 export const MAX_BODY_BYTES = 32 * 1024;
 
 export type BodyResult =
   | { ok: true; fields: Record<string, string> }
   | { ok: false; status: 413 | 415 | 400; message: Message };
-
-/**
- * Reads at most `limit` bytes of a request body. The declared Content-Length is checked first; the
- * stream is then counted chunk by chunk and abandoned as soon as it passes the limit, so no more
- * than `limit` bytes (plus one chunk) are ever held.
- */
-export async function readLimitedBody(
-  request: Request,
-  limit = MAX_BODY_BYTES,
-): Promise<{ ok: true; body: Uint8Array } | { ok: false; aborted?: true }> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) return { ok: false };
-  if (!request.body) return { ok: true, body: new Uint8Array(0) };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    let chunk: Awaited<ReturnType<typeof reader.read>>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      return { ok: false, aborted: true };
-    }
-    const { done, value } = chunk;
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      return { ok: false };
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    body.set(c, offset);
-    offset += c.byteLength;
-  }
-  return { ok: true, body };
-}
 
 /**
  * Parses an `application/x-www-form-urlencoded` or `multipart/form-data` body into fields. A name
@@ -62,7 +23,8 @@ export async function parseFormBody(request: Request, limit = MAX_BODY_BYTES): P
   }
   const read = await readLimitedBody(request, limit);
   if (!read.ok) {
-    if (read.aborted) return { ok: false, status: 400, message: message('error.body.incomplete') };
+    if (read.reason === 'aborted')
+      return { ok: false, status: 400, message: message('error.body.incomplete') };
     return { ok: false, status: 413, message: message('error.body.tooLarge', { size: limit / 1024 }) };
   }
   const fields: Record<string, string> = Object.create(null);

@@ -1,5 +1,5 @@
 import type { ProvisioningState, ScannedNetwork, SignalClass } from '../../core/bus.js';
-import { failureMessage } from '../../core/messages.js';
+import { formatFailure } from '../../core/messages.js';
 import {
   LOCALES,
   type Message,
@@ -143,7 +143,7 @@ export interface PageOptions {
   refresh?: { seconds: number; to: string };
   script?: string;
   /** The page the language links lead to, in another language (default `/`). */
-  languagePath?: string;
+  languagePath?: string | undefined;
   /** The language chosen on the page (`?lang=`), carried by the links. */
   langParam?: string | null;
 }
@@ -204,7 +204,7 @@ export interface FormView {
   state: ProvisioningState;
   settings: Settings;
   /** Submitted values to show again after an error (never secrets). */
-  values?: Record<string, string>;
+  values?: Record<string, string> | undefined;
   /** What is wrong with each field, shown in the page's language. */
   errors?: Record<string, Message>;
   /** Seconds left in the setup session, when known. */
@@ -388,7 +388,7 @@ ${renderField(countrySpec, view, tr)}
 
 /** The failure's text in the page's language (one text with the screens and the log). */
 export function failureText(state: Extract<ProvisioningState, { state: 'Failed' }>, tr: Translator): string {
-  return tr.text(failureMessage(state.reason));
+  return formatFailure(state.reason, tr);
 }
 
 /** The banner that tells the phone user what the device is doing. Empty while the form is waiting. */
@@ -513,7 +513,7 @@ export function renderMessage(
     title,
     body: `<h1>${escapeHtml(title)}</h1>\n${html}`,
     ...(refresh ? { refresh } : {}),
-    ...(languagePath ? { languagePath } : {}),
+    languagePath: languagePath || undefined,
     langParam: langParam ?? null,
   });
 }

@@ -1,6 +1,6 @@
-// Captive portal: the settings form served while the provisioning AP is up (spec Endpoints A)
+// Captive portal: the settings form served while the provisioning AP is up
 
-export { MAX_BODY_BYTES, parseFormBody, readLimitedBody } from './body.js';
+export { MAX_BODY_BYTES, parseFormBody } from './body.js';
 export { csrfMatches } from './csrf.js';
 export { escapeHtml, networksForForm } from './html.js';
 export {

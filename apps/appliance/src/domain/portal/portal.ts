@@ -335,7 +335,7 @@ export function createPortal(options: PortalOptions): Portal {
     if (!s) return notActive(request);
     return formPage(200, s, request, {
       target: target?.ssid ?? null,
-      ...(retryValues(s) ? { values: retryValues(s) } : {}),
+      values: retryValues(s),
     });
   });
 
@@ -383,7 +383,7 @@ export function createPortal(options: PortalOptions): Portal {
     if (!s) return notActive(request);
     const parsed = await parseFormBody(request, MAX_BODY_BYTES);
     if (!parsed.ok) {
-      logger.warn(`portal: ${route} rejected with ${parsed.status}: ${english.text(parsed.message)}`);
+      logger.warn?.(`portal: ${route} rejected with ${parsed.status}: ${english.text(parsed.message)}`);
       const close = parsed.status === 413 ? { connection: 'close' } : undefined;
       if (json) return jsonResponse(parsed.status, { error: tr.text(parsed.message) }, close);
       return messagePage(
@@ -399,7 +399,7 @@ export function createPortal(options: PortalOptions): Portal {
     const fields = parsed.fields;
     const token = fields.csrf ?? request.headers.get('x-csrf-token');
     if (!csrfMatches(s.csrf, token)) {
-      logger.warn(`portal: ${route} rejected: CSRF token ${token ? 'wrong' : 'missing'}`);
+      logger.warn?.(`portal: ${route} rejected: CSRF token ${token ? 'wrong' : 'missing'}`);
       if (json) return jsonResponse(400, { error: 'csrf' });
       return messagePage(400, request, (t, lang) => ({
         title: t.t('portal.expired.title'),
@@ -436,7 +436,7 @@ export function createPortal(options: PortalOptions): Portal {
     if (revision !== undefined && revision !== settings.revision()) {
       // A form loaded before another save: its untouched fields hold old values that would undo
       // that save. Nothing is written; the form comes back with the current settings.
-      logger.info(`portal: ${route} refused: the settings changed since this form was loaded`);
+      logger.info?.(`portal: ${route} refused: the settings changed since this form was loaded`);
       const notice = message('portal.stale');
       if (json) return jsonResponse(409, { error: 'stale', message: tr.text(notice) });
       return formPage(409, s, request, { notice });
@@ -461,7 +461,7 @@ export function createPortal(options: PortalOptions): Portal {
         });
     }
     if (!result.ok || Object.keys(errors).length > 0) {
-      logger.info(`portal: ${route} has invalid fields: ${Object.keys(errors).join(', ')}`);
+      logger.info?.(`portal: ${route} has invalid fields: ${Object.keys(errors).join(', ')}`);
       if (json) return jsonResponse(422, { errors: texts(errors) });
       return formPage(422, s, request, { values: echoable(fields), errors });
     }
@@ -478,7 +478,7 @@ export function createPortal(options: PortalOptions): Portal {
               : message('error.currentPin.wrong');
         const status = outcome.reason === 'locked' ? 429 : 422;
         const retry = seconds > 0 ? { 'retry-after': String(seconds) } : undefined;
-        logger.warn(
+        logger.warn?.(
           `portal: ${route} refused: ${outcome.reason === 'locked' ? 'PIN checks are paused' : 'wrong PIN'} (${outcome.failures} in a row)`,
         );
         const pinErrors = { [CURRENT_PIN_FIELD]: refused };
@@ -491,16 +491,16 @@ export function createPortal(options: PortalOptions): Portal {
       if (result.pin !== undefined) next.security.device_password = await settings.hashPin(result.pin);
       await settings.save(next);
     } catch (error) {
-      logger.error(`portal: saving the settings failed: ${(error as Error).message}`);
+      logger.error?.(`portal: saving the settings failed: ${(error as Error).message}`);
       if (json) return jsonResponse(500, { error: 'save-failed' });
       return messagePage(500, request, (t, lang) => ({
         title: t.t('portal.notSaved.title'),
         html: `<p>${escapeHtml(t.t('portal.saveFailed.body'))}</p><p>${link(withLang('/', lang), t.t('portal.backToForm'))}</p>`,
       }));
     }
-    logger.info(`portal: settings saved through ${route}`);
+    logger.info?.(`portal: settings saved through ${route}`);
     if (result.cleared.includes('webhook.secret'))
-      logger.info('portal: the webhook secret was removed because the webhook URL changed');
+      logger.info?.('portal: the webhook secret was removed because the webhook URL changed');
     if (connect)
       target = {
         ssid: connect.ssid,

@@ -23,7 +23,7 @@ export interface DeviceProfile {
     serial_file: string;
     /** File holding the factory secret (registration); absent: key-store entry 0xe7. */
     factory_secret_file: string;
-    /** The credential store file (spec B2 slots and entries, 0600). Default `<data_dir>/credentials.json`. */
+    /** The credential store file (the key-store slots and database entries, 0600). Default `<data_dir>/credentials.json`. */
     credentials_file: string;
     /** Version of the running firmware image (`X-Device-Version`). */
     firmware_version: string;
@@ -77,11 +77,11 @@ export interface DeviceProfile {
     run_dir: string;
     /** udhcpc `-s` script; empty: udhcpc's own. */
     udhcpc_script: string;
-    /** How long joining a network may take after a save before Failed (design.md: 30 s). */
+    /** How long joining a network may take after a save before Failed (30 s). */
     association_timeout_ms: number;
     /** Upper bound of one radio step (start hostapd, provision, start udhcpc …) before it fails; each command of a step gets the same bound (at least 10 s). */
     step_limit_ms: number;
-    /** How long the setup network stays up without a save (spec PROV_TIMEOUT: 300 s). */
+    /** How long the setup network stays up without a save (`PROV_TIMEOUT`: 300 s). */
     setup_timeout_ms: number;
   };
   security: {
@@ -306,10 +306,10 @@ export const PROFILE_KEYS: readonly ProfileKey[] = [
   { section: 'screen', key: 'tty', kind: 'path', doc: 'terminal for the screen and its keys (absent: off)' },
   { section: 'paths', key: 'settings', kind: 'path', doc: "the user's settings (config.toml)" },
   { section: 'paths', key: 'data_dir', kind: 'path', doc: 'databases, credentials, recordings' },
-  { section: 'paths', key: 'pid_file', kind: 'path', doc: 'spec B4 PID file' },
-  { section: 'paths', key: 'power_on_flag_file', kind: 'path', doc: 'spec B4 power-on flag file' },
-  { section: 'paths', key: 'phone_book', kind: 'path', doc: 'spec B4 phone book' },
-  { section: 'paths', key: 'analytics_dir', kind: 'path', doc: 'spec B4 analytics database directory' },
+  { section: 'paths', key: 'pid_file', kind: 'path', doc: 'the device application PID file' },
+  { section: 'paths', key: 'power_on_flag_file', kind: 'path', doc: 'the device power-on flag file' },
+  { section: 'paths', key: 'phone_book', kind: 'path', doc: 'the Bluetooth phone book' },
+  { section: 'paths', key: 'analytics_dir', kind: 'path', doc: 'the telemetry analytics database directory' },
   { section: 'paths', key: 'progress_dir', kind: 'path', doc: 'download progress files' },
   { section: 'paths', key: 'done_file', kind: 'path', doc: 'written `done` after a download' },
 ];

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 
-/** Spec A4. */
+/** The setup network gateway. */
 export const AP_GATEWAY = '192.168.2.1';
 export const AP_NETMASK = '255.255.255.0';
 export const AP_PREFIX = 24;
@@ -8,26 +8,26 @@ export const AP_DHCP_RANGE = { start: '192.168.2.50', end: '192.168.2.200' } as 
 export const AP_LEASE_SECONDS = 12 * 60 * 60;
 export const AP_URL = `http://${AP_GATEWAY}/`;
 export const HOSTAPD_CONFIG_PATH = '/tmp/waved-hostapd.conf';
-/** Spec Limits: `PROV_TIMEOUT`. */
+/** `PROV_TIMEOUT`. */
 export const PROV_TIMEOUT_MS = 300_000;
-/** design.md: Failed after 30 s without association. */
+/** Failed after 30 s without association. */
 export const ASSOCIATION_TIMEOUT_MS = 30_000;
 /** How long the station may take to get a DHCP lease after association before `no-address`. */
 export const ADDRESS_TIMEOUT_MS = 20_000;
 
-/** `Device-XXXX`: the last four hex digits of the MAC, uppercase (spec A4). */
+/** `Device-XXXX`: the last four hex digits of the MAC, uppercase. */
 export function formatApSsid(mac: string): string {
   const hex = mac.replace(/[^0-9a-fA-F]/g, '');
   if (hex.length < 4) throw new RangeError(`not a MAC address: ${JSON.stringify(mac)}`);
   return `Device-${hex.slice(-4).toUpperCase()}`;
 }
 
-/** A fresh 8-hex-character AP passphrase (spec A4), from the CSPRNG. */
+/** A fresh 8-hex-character AP passphrase, from the CSPRNG. */
 export function createApPassphrase(randomBytes: (n: number) => Buffer = crypto.randomBytes): string {
   return randomBytes(4).toString('hex');
 }
 
-/** A per-session CSRF token: 32 random bytes, base64url (design.md). */
+/** A per-session CSRF token: 32 random bytes, base64url. */
 export function createCsrfToken(randomBytes: (n: number) => Buffer = crypto.randomBytes): string {
   return randomBytes(32).toString('base64url');
 }
@@ -37,7 +37,7 @@ export function escapeWifiQrValue(value: string): string {
   return value.replace(/[\\;,:"]/g, (c) => `\\${c}`);
 }
 
-/** Spec A5: `WIFI:T:WPA;S:<ssid>;P:<passphrase>;H:false;;`. */
+/** The setup QR payload: `WIFI:T:WPA;S:<ssid>;P:<passphrase>;H:false;;`. */
 export function formatWifiQr(ap: { ssid: string; passphrase: string; hidden?: boolean }): string {
   return `WIFI:T:WPA;S:${escapeWifiQrValue(ap.ssid)};P:${escapeWifiQrValue(ap.passphrase)};H:${ap.hidden ? 'true' : 'false'};;`;
 }

@@ -4,11 +4,10 @@ import type { Command, FailureReason, ProvisioningState, ScannedNetwork, StateBu
 import { ApplianceError } from '../../core/errors.js';
 import { type Logger, silentLogger } from '../../core/log/logger.js';
 import type { SecretRegistry } from '../../core/log/redact.js';
-import { FAILURE_MESSAGES } from '../../core/messages.js';
-import { systemClock, type Timers } from '../../core/ports/clock.js';
+import { formatFailure } from '../../core/messages.js';
+import { type Clock, systemClock } from '../../core/ports/clock.js';
 import type { FileStore } from '../../core/ports/files.js';
 import type { ProvisionRequest, Radio, Station, StationEvent } from '../../core/ports/radio.js';
-import { translator } from '../../i18n/index.js';
 import type { PortalSession } from '../portal/portal.js';
 import {
   ADDRESS_TIMEOUT_MS,
@@ -29,8 +28,6 @@ export interface PortalHandle {
   url: string;
   close(): Promise<void>;
 }
-
-export type { Timers };
 
 /** Files the controller writes itself (the hostapd config, 0600), so it can guarantee their removal. */
 export type ControllerFiles = Pick<FileStore, 'write' | 'remove'>;
@@ -57,7 +54,8 @@ export interface ProvisioningControllerOptions {
   finishDelayMs?: number;
   /** Station status poll interval while waiting for association or an address. */
   pollMs?: number;
-  timers?: Timers;
+  /** Timers and the wall clock of `expiresAt` (default `systemClock`); tests pass a manual clock. */
+  clock?: Clock;
   /** Where the hostapd config is written (atomically, 0600) and removed. */
   files: ControllerFiles;
   randomBytes?: (n: number) => Buffer;
@@ -66,8 +64,6 @@ export interface ProvisioningControllerOptions {
   secrets?: SecretRegistry;
   /** The state to start in (after a controlled restart: `Connected`). */
   initialState?: ProvisioningState;
-  /** Wall clock for `expiresAt` (default Date.now). */
-  now?: () => number;
 }
 
 export interface ProvisioningController {
@@ -107,10 +103,6 @@ interface Session {
   expiresAt: number;
 }
 
-/** The log's text for a failure: the English of the message the portal and the screens show. */
-const english = translator('en');
-const englishFailure = (reason: FailureReason): string => english.text(FAILURE_MESSAGES[reason]);
-
 /** Scans in a row that miss the network before joining fails with `network-not-found`. */
 const NOT_FOUND_SCANS = 3;
 
@@ -123,20 +115,20 @@ export function toProvisionRequest(request: {
 }): ProvisionRequest {
   return {
     ssid: request.ssid,
-    ...(request.ssidHex ? { ssidHex: request.ssidHex } : {}),
+    ssidHex: request.ssidHex || undefined,
     passphrase: request.passphrase,
     hidden: request.hidden,
   };
 }
 
 /**
- * The provisioning flow of spec States A with design.md's Failed rules. Commands are handled one at a
+ * The provisioning flow with its Failed rules (docs/appliance.md). Commands are handled one at a
  * time; cancel and the session timeout interrupt whatever is running at its next step.
  */
 export function createProvisioningController(options: ProvisioningControllerOptions): ProvisioningController {
   const { bus, radio, station } = options;
   const log = options.logger ?? silentLogger;
-  const timers = options.timers ?? systemClock;
+  const clock = options.clock ?? systemClock;
   const files = options.files;
   const randomBytes = options.randomBytes ?? crypto.randomBytes;
   const derivePsk = options.derivePsk ?? ((s: string, p: string) => defaultDerivePsk(s, p));
@@ -149,7 +141,6 @@ export function createProvisioningController(options: ProvisioningControllerOpti
   const finishDelayMs = options.finishDelayMs ?? 1_000;
   const pollMs = options.pollMs ?? 1_000;
 
-  const now = options.now ?? Date.now;
   let state: ProvisioningState = options.initialState ?? { state: 'Idle' };
   let session: Session | null = null;
   let abort = new AbortController();
@@ -168,7 +159,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
   };
 
   const enqueue = (task: () => Promise<void>) => {
-    queue = queue.then(task).catch((error) => log.error('provisioning task failed:', error));
+    queue = queue.then(task).catch((error) => log.error?.('provisioning task failed:', error));
     return queue;
   };
 
@@ -181,10 +172,10 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       const signal = abort.signal;
       if (signal.aborted) return reject(new Aborted());
       const onAbort = () => {
-        timers.clearTimeout(handle);
+        clock.clearTimeout(handle);
         reject(new Aborted());
       };
-      const handle = timers.setTimeout(() => {
+      const handle = clock.setTimeout(() => {
         signal.removeEventListener('abort', onAbort);
         resolve();
       }, ms);
@@ -195,7 +186,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
   const step = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
     let handle: unknown;
     const limit = new Promise<never>((_, reject) => {
-      handle = timers.setTimeout(
+      handle = clock.setTimeout(
         () =>
           reject(
             new ApplianceError('APPLIANCE_RADIO_STEP', `${name} did not finish within ${stepTimeoutMs} ms`),
@@ -204,11 +195,11 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       );
     });
     try {
-      log.debug(`radio: ${name}`);
+      log.debug?.(`radio: ${name}`);
       lastStep = name;
       return await Promise.race([fn(), limit]);
     } finally {
-      timers.clearTimeout(handle);
+      clock.clearTimeout(handle);
     }
   };
 
@@ -217,12 +208,12 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       await step(name, fn);
       return true;
     } catch (error) {
-      log.warn(`radio: ${name} failed during teardown:`, error);
+      log.warn?.(`radio: ${name} failed during teardown`, { error });
       return false;
     }
   };
 
-  // ---- AP up / down (spec A4 order) ----
+  // ---- AP up / down (in the order docs/appliance.md gives) ----
 
   const apUp = async (s: Session) => {
     await step('stop station', () => radio.stopStation());
@@ -266,7 +257,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
     try {
       await files.remove(configPath);
     } catch (error) {
-      log.error(`could not remove ${configPath}:`, error);
+      log.error?.(`could not remove ${configPath}`, { error });
     }
     up.config = false;
     if (await tryStep('start station', () => radio.startStation())) up.station = true;
@@ -279,7 +270,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
 
   const endSessionSecrets = () => {
     if (!session) return;
-    timers.clearTimeout(session.timer);
+    clock.clearTimeout(session.timer);
     for (const f of session.forget) f();
     session = null;
   };
@@ -289,7 +280,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       return await step('scan', () => station.scan());
     } catch (error) {
       // Not fatal: the form still offers manual (hidden) SSID entry.
-      log.warn('scan failed; the form will offer manual entry only:', error);
+      log.warn?.('scan failed; the form will offer manual entry only', { error });
       return [];
     }
   };
@@ -305,12 +296,12 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       forget: [],
       timer: undefined,
       expired: false,
-      expiresAt: now() + timeoutMs,
+      expiresAt: clock.now() + timeoutMs,
     };
     if (options.secrets) s.forget.push(options.secrets.add(s.passphrase), options.secrets.add(s.csrf));
-    s.timer = timers.setTimeout(() => {
+    s.timer = clock.setTimeout(() => {
       s.expired = true;
-      log.info('provisioning session timed out; returning to the saved networks');
+      log.info?.('provisioning session timed out; returning to the saved networks');
       void endSession();
     }, timeoutMs);
     session = s;
@@ -330,17 +321,17 @@ export function createProvisioningController(options: ProvisioningControllerOpti
     } catch (error) {
       if (error instanceof Aborted) throw error;
       const failedStep = lastStep;
-      log.error('the setup network could not be started:', error);
+      log.error?.('the setup network could not be started', { error });
       await apDown();
       endSessionSecrets();
       publish({
         state: 'Failed',
         reason: 'ap-failed',
-        message: `${englishFailure('ap-failed')} (${failedStep} failed)`,
+        message: `${formatFailure('ap-failed')} (${failedStep} failed)`,
       });
       return;
     }
-    log.info(`setup network ${s.apSsid} is up; open ${setupUrl}`);
+    log.info?.(`setup network ${s.apSsid} is up; open ${setupUrl}`);
     if (after) publish({ state: 'Failed', reason: after.reason, message: after.message });
     else publish({ state: 'ApActive', ssid: s.apSsid, passphrase: s.passphrase, url: setupUrl });
   };
@@ -366,8 +357,8 @@ export function createProvisioningController(options: ProvisioningControllerOpti
         if (done) return;
         done = true;
         off();
-        timers.clearTimeout(deadline);
-        timers.clearTimeout(poller);
+        clock.clearTimeout(deadline);
+        clock.clearTimeout(poller);
         signal.removeEventListener('abort', onAbort);
         fn();
       };
@@ -378,10 +369,10 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       // misses until the deadline, mean the network is not in range.
       let notFound = 0;
       const notFoundFailure = () =>
-        new ConnectFailure('network-not-found', englishFailure('network-not-found'));
+        new ConnectFailure('network-not-found', formatFailure('network-not-found'));
       const off = station.onEvent((event: StationEvent) => {
         if (event.type === 'wrong-key' && matches(event.ssid))
-          finish(() => reject(new ConnectFailure('wrong-password', englishFailure('wrong-password'))));
+          finish(() => reject(new ConnectFailure('wrong-password', formatFailure('wrong-password'))));
         else if (event.type === 'not-found') {
           notFound++;
           if (notFound >= NOT_FOUND_SCANS) finish(() => reject(notFoundFailure()));
@@ -389,17 +380,17 @@ export function createProvisioningController(options: ProvisioningControllerOpti
         else if (event.type === 'connected' && !done) {
           notFound = 0;
           // Do not wait for the next poll step.
-          timers.clearTimeout(poller);
+          clock.clearTimeout(poller);
           void poll();
         }
       });
-      const deadline = timers.setTimeout(
+      const deadline = clock.setTimeout(
         () =>
           finish(() =>
             reject(
               notFound > 0
                 ? notFoundFailure()
-                : new ConnectFailure('association-timeout', englishFailure('association-timeout')),
+                : new ConnectFailure('association-timeout', formatFailure('association-timeout')),
             ),
           ),
         associationTimeoutMs,
@@ -417,13 +408,13 @@ export function createProvisioningController(options: ProvisioningControllerOpti
             return;
           }
         } catch (error) {
-          log.debug('station status while connecting:', error);
+          log.debug?.('station status while connecting', { error });
         } finally {
           polling = false;
         }
         if (!done) {
-          timers.clearTimeout(poller);
-          poller = timers.setTimeout(() => void poll(), pollMs);
+          clock.clearTimeout(poller);
+          poller = clock.setTimeout(() => void poll(), pollMs);
         }
       };
       if (signal.aborted) return onAbort();
@@ -439,9 +430,9 @@ export function createProvisioningController(options: ProvisioningControllerOpti
         const st = await station.status();
         if (st.ipv4) return st.ipv4;
       } catch (error) {
-        log.debug('station status while waiting for an address:', error);
+        log.debug?.('station status while waiting for an address', { error });
       }
-      if (waited >= until) throw new ConnectFailure('no-address', englishFailure('no-address'));
+      if (waited >= until) throw new ConnectFailure('no-address', formatFailure('no-address'));
       // A lease usually takes well under a second: look more often than the association poll.
       const step = Math.max(1, Math.min(pollMs, 250));
       await sleep(step);
@@ -474,11 +465,11 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       lastSsid = ssid;
       endSessionSecrets();
       publish({ state: 'Connected', ssid });
-      log.info(`connected to the configured network; restarting to apply the saved settings`);
+      log.info?.(`connected to the configured network; restarting to apply the saved settings`);
       // Not awaited: the restart stops this controller, which waits for this very task.
       void Promise.resolve()
         .then(() => options.onRestart?.({ pendingWebhookTest: true, connected: true }))
-        .catch((error) => log.error('restart hook failed:', error));
+        .catch((error) => log.error?.('restart hook failed:', error));
     } catch (error) {
       if (error instanceof Aborted) throw error;
       const failure =
@@ -486,16 +477,16 @@ export function createProvisioningController(options: ProvisioningControllerOpti
           ? error
           : new ConnectFailure(
               'association-timeout',
-              `${englishFailure('association-timeout')} (${error instanceof Error ? error.message : String(error)})`,
+              `${formatFailure('association-timeout')} (${error instanceof Error ? error.message : String(error)})`,
             );
       if (error instanceof ApplianceError && error.code === 'APPLIANCE_RADIO_STEP') {
         // Not the association deadline: a radio step ran out of its bound (a slow or emulated
         // machine needs a larger one), and the log says so.
-        log.warn(
+        log.warn?.(
           `connecting failed: ${failure.reason}: ${error.message} (the radio step limit, ${stepTimeoutMs} ms)`,
         );
       } else {
-        log.warn(`connecting failed: ${failure.reason}`);
+        log.warn?.(`connecting failed: ${failure.reason}`);
       }
       if (s.expired) return;
       // The form comes back in the same session (same AP name, passphrase and CSRF token) for Try again.
@@ -539,7 +530,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
             await openSession();
             return;
           }
-          log.debug(`OpenWifiProvisioning ignored in ${state.state}`);
+          log.debug?.(`OpenWifiProvisioning ignored in ${state.state}`);
           bus.publish('ProvisioningState', state);
         });
         break;
@@ -553,7 +544,7 @@ export function createProvisioningController(options: ProvisioningControllerOpti
             await connect(command.connect);
             return;
           }
-          log.warn(`SettingsSaved ignored in ${state.state}`);
+          log.warn?.(`SettingsSaved ignored in ${state.state}`);
         });
         break;
       default:

@@ -16,7 +16,6 @@ export interface DeviceScreenPort {
     | 'repair'
     | 'downloadPhoneBook'
     | 'on'
-    | 'off'
   > | null;
   ui(): Pick<
     DeviceUiEvents,
@@ -89,6 +88,8 @@ export function createDeviceScreenModel(
   let failed = false;
   let notice: ((tr: Translator) => string) | null = null;
   let watched: ReturnType<DeviceScreenPort['bluetooth']> = null;
+  /** Unsubscribes from `watched`. */
+  const unwatch: (() => void)[] = [];
   const onEvent = () => void refresh();
   const onConnectRequest = () => {
     onRequest();
@@ -112,11 +113,12 @@ export function createDeviceScreenModel(
   function watch(): void {
     const bt = port?.bluetooth() ?? null;
     if (bt === watched) return;
-    for (const e of ['connected', 'disconnected', 'changed', 'closed'] as const) watched?.off(e, onEvent);
-    watched?.off('connectRequest', onConnectRequest);
+    for (const off of unwatch.splice(0)) off();
     watched = bt;
-    for (const e of ['connected', 'disconnected', 'changed', 'closed'] as const) bt?.on(e, onEvent);
-    bt?.on('connectRequest', onConnectRequest);
+    if (!bt) return;
+    for (const e of ['connected', 'disconnected', 'changed', 'closed'] as const)
+      unwatch.push(bt.on(e, onEvent));
+    unwatch.push(bt.on('connectRequest', onConnectRequest));
   }
 
   const run = (what: () => Promise<((tr: Translator) => string) | undefined>) => {
@@ -287,8 +289,7 @@ export function createDeviceScreenModel(
       }
     },
     close(): void {
-      for (const e of ['connected', 'disconnected', 'changed', 'closed'] as const) watched?.off(e, onEvent);
-      watched?.off('connectRequest', onConnectRequest);
+      for (const off of unwatch.splice(0)) off();
       watched = null;
     },
   };

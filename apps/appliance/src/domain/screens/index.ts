@@ -1,4 +1,4 @@
-// Device screens: Menu > Wi-Fi and Set up Wi-Fi (spec States C), the software update and the PC Link
+// Device screens: Menu > Wi-Fi and Set up Wi-Fi, the software update and the PC Link
 // verification page, as a view model and two renderers
 
 export { createScreenPage, MAX_SCREEN_SUBSCRIBERS, type ScreenPageOptions, viewForWeb } from './page.js';
@@ -23,7 +23,6 @@ export {
   type ScreenButton,
   type ScreenRow,
   type Screens,
-  type ScreensClock,
   type ScreensOptions,
   type ScreenView,
   SETUP_SESSION_SECONDS,

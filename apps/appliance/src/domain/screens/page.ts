@@ -1,7 +1,7 @@
+import { readLimitedBody } from '@waved/internal';
 import { H3, type H3Event } from 'h3';
 import QRCode from 'qrcode';
 import { translator } from '../../i18n/index.js';
-import { readLimitedBody } from '../portal/body.js';
 import { escapeHtml } from '../portal/html.js';
 import { SCREEN_ACTIONS, type ScreenAction, type Screens, type ScreenView } from './view.js';
 

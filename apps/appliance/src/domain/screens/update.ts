@@ -1,4 +1,5 @@
 import { OTA_REFUSALS, type OtaErrorCode, type UpdateKind } from '@waved/swu-ota';
+import { type Clock, systemClock } from '../../core/ports/clock.js';
 import { type Message, message, type Translator, translator } from '../../i18n/index.js';
 import type { OtaEvent } from '../device/ota.js';
 import type { ScreenBase, ScreenButton } from './view.js';
@@ -135,16 +136,20 @@ interface Current {
   error: Message | null;
 }
 
-export interface UpdateTimers {
-  /** Runs `fn` once after `ms`; returns a cancel function. */
-  after(ms: number, fn: () => void): () => void;
+export interface UpdateModelOptions {
+  /** Runs the restart notice's timer (default `systemClock`); tests pass a manual clock. */
+  clock?: Clock;
+  /** Called whenever the update view changes. */
+  onChange: () => void;
 }
 
 /**
  * The update part of the screens: follows OTA events, answers the device application's consent
  * hook with the user's choice (forced updates never ask), and says when something changed.
  */
-export function createUpdateModel(timers: UpdateTimers, changed: () => void) {
+export function createUpdateModel(options: UpdateModelOptions) {
+  const clock = options.clock ?? systemClock;
+  const changed = options.onChange;
   let current: Current | null = null;
   let hidden = false;
   let pending: { kind: UpdateKind; version: string; resolve: (ok: boolean) => void } | null = null;
@@ -238,12 +243,13 @@ export function createUpdateModel(timers: UpdateTimers, changed: () => void) {
         c.phase = 'restarting';
         // A real device is gone by now; where the reboot is simulated the screen closes itself.
         cancelRestart?.();
-        cancelRestart = timers.after(RESTART_NOTICE_MS, () => {
+        const restart = clock.setTimeout(() => {
           if (current === c) {
             clear();
             changed();
           }
-        });
+        }, RESTART_NOTICE_MS);
+        cancelRestart = () => clock.clearTimeout(restart);
         break;
       }
       case 'failed': {

@@ -1,4 +1,5 @@
 import { PIN_MAX_DIGITS, PIN_MIN_DIGITS } from '@waved/psk';
+import { type Clock, systemClock } from '../../core/ports/clock.js';
 import { type Message, message, type Translator } from '../../i18n/index.js';
 import type { UiVerificationOutcome } from '../device/app.js';
 import type { ScreenBase, ScreenButton } from './view.js';
@@ -57,16 +58,19 @@ export interface VerificationPort {
   report(outcome: UiVerificationOutcome): void;
 }
 
-export interface VerifyTimers {
-  now(): number;
-  after(ms: number, fn: () => void): () => void;
+export interface VerifyModelOptions {
+  /** Where a PIN is checked and the outcome reported; without it the page cannot open. */
+  port?: VerificationPort | undefined;
+  /** The entry deadline and the retry waits (default `systemClock`); tests pass a manual clock. */
+  clock?: Clock;
+  /** Called whenever the verification view changes. */
+  onChange: () => void;
 }
 
-export function createVerifyModel(
-  port: VerificationPort | undefined,
-  timers: VerifyTimers,
-  changed: () => void,
-) {
+export function createVerifyModel(options: VerifyModelOptions) {
+  const { port } = options;
+  const clock = options.clock ?? systemClock;
+  const changed = options.onChange;
   let open = false;
   let phase: VerifyView['phase'] = 'entry';
   let pin = '';
@@ -81,7 +85,8 @@ export function createVerifyModel(
 
   function schedule(ms: number, fn: () => void): void {
     cancelTimer?.();
-    cancelTimer = timers.after(ms, fn);
+    const handle = clock.setTimeout(fn, ms);
+    cancelTimer = () => clock.clearTimeout(handle);
   }
 
   function close(): void {
@@ -112,7 +117,7 @@ export function createVerifyModel(
     attemptsLeft = VERIFY_ATTEMPTS;
     error = port ? null : message('verify.error.unavailable');
     if (!port) phase = 'refused';
-    deadline = timers.now() + VERIFY_TIMEOUT_SECONDS * 1000;
+    deadline = clock.now() + VERIFY_TIMEOUT_SECONDS * 1000;
     schedule(VERIFY_TIMEOUT_SECONDS * 1000, () => {
       if (open && phase === 'entry') {
         finish({ result: 0, reason: 'timeout' });
@@ -238,7 +243,7 @@ export function createVerifyModel(
 
   function view(tr: Translator): VerifyView | null {
     if (!open) return null;
-    const remaining = deadline === null ? null : Math.max(0, (deadline - timers.now()) / 1000);
+    const remaining = deadline === null ? null : Math.max(0, (deadline - clock.now()) / 1000);
     const countdown = remaining === null ? null : tr.countdown(remaining);
     return {
       screen: 'verify',

@@ -1,6 +1,7 @@
 import type { UpdateKind } from '@waved/swu-ota';
 import type { ConnectionDetails, ProvisioningState, SignalClass, StateBus } from '../../core/bus.js';
-import { failureMessage } from '../../core/messages.js';
+import { formatFailure } from '../../core/messages.js';
+import { type Clock, systemClock } from '../../core/ports/clock.js';
 import { type Message, type MessageKey, message, type Translator, translator } from '../../i18n/index.js';
 import type { OtaEvent } from '../device/ota.js';
 import {
@@ -15,7 +16,7 @@ import { formatWifiQr } from './qr.js';
 import { createUpdateModel, type UpdateView } from './update.js';
 import { createVerifyModel, type VerificationPort, type VerifyView } from './verify.js';
 
-/** Spec Limits: `PROV_TIMEOUT`. */
+/** `PROV_TIMEOUT`. */
 export const SETUP_SESSION_SECONDS = 300;
 
 /**
@@ -53,7 +54,7 @@ export interface ConfirmDialog {
   detail: string;
 }
 
-/** Menu > Wi-Fi (spec States C). */
+/** Menu > Wi-Fi. */
 export interface WifiView extends ScreenBase {
   screen: 'wifi';
   name: string | null;
@@ -72,7 +73,7 @@ export interface WifiView extends ScreenBase {
   notice: string | null;
 }
 
-/** Set up Wi-Fi (spec States C, A5). */
+/** Set up Wi-Fi (with the setup QR code). */
 export interface SetupView extends ScreenBase {
   screen: 'setup';
   phase: ProvisioningState['state'];
@@ -156,25 +157,10 @@ export const SCREEN_ACTIONS: readonly ScreenAction[] = [
   'pin-cancel',
 ];
 
-export interface ScreensClock {
-  now(): number;
-  setInterval(fn: () => void, ms: number): unknown;
-  clearInterval(handle: unknown): void;
-}
-
-const realClock: ScreensClock = {
-  now: () => Date.now(),
-  setInterval: (fn, ms) => {
-    const t = setInterval(fn, ms);
-    t.unref?.();
-    return t;
-  },
-  clearInterval: (h) => clearInterval(h as NodeJS.Timeout),
-};
-
 export interface ScreensOptions {
   bus: StateBus;
-  clock?: ScreensClock;
+  /** The setup countdown, the verification deadline and the update notice (default `systemClock`). */
+  clock?: Clock;
   /**
    * The device's language setting (`device.language`), read for every view; English by default.
    * The screens redraw when the portal saves settings, so a new language shows at once; after any
@@ -272,7 +258,7 @@ function addressOf(url: string): string {
  */
 export function createScreens(options: ScreensOptions): Screens {
   const { bus } = options;
-  const clock = options.clock ?? realClock;
+  const clock = options.clock ?? systemClock;
   const language = options.language ?? (() => 'en');
   const listeners = new Set<(view: ScreenView) => void>();
   let screen: ScreenView['screen'] = options.initial ?? 'menu';
@@ -289,21 +275,8 @@ export function createScreens(options: ScreensOptions): Screens {
   let starting = false;
   let ticker: unknown = null;
 
-  /** One-shot timers on the clock's interval (the clock has no setTimeout). */
-  const after = (ms: number, fn: () => void): (() => void) => {
-    let handle: unknown = null;
-    handle = clock.setInterval(() => {
-      clock.clearInterval(handle);
-      handle = null;
-      fn();
-    }, ms);
-    return () => {
-      if (handle !== null) clock.clearInterval(handle);
-      handle = null;
-    };
-  };
-  const update = createUpdateModel({ after }, () => emit());
-  const verify = createVerifyModel(options.verification, { now: clock.now, after }, () => emit());
+  const update = createUpdateModel({ clock, onChange: () => emit() });
+  const verify = createVerifyModel({ port: options.verification, clock, onChange: () => emit() });
   const device = createDeviceScreenModel(
     options.device,
     () => emit(),
@@ -324,9 +297,14 @@ export function createScreens(options: ScreensOptions): Screens {
 
   function syncTicker(): void {
     const want = (screen === 'setup' && deadline !== null) || verify.ticking();
-    if (want && ticker === null) ticker = clock.setInterval(() => emit(), 1000);
-    else if (!want && ticker !== null) {
-      clock.clearInterval(ticker);
+    // One tick a second while a countdown shows; each tick's emit() arms the next while wanted.
+    if (want && ticker === null) {
+      ticker = clock.setTimeout(() => {
+        ticker = null;
+        emit();
+      }, 1000);
+    } else if (!want && ticker !== null) {
+      clock.clearTimeout(ticker);
       ticker = null;
     }
   }
@@ -453,7 +431,7 @@ export function createScreens(options: ScreensOptions): Screens {
         actions = ['done'];
         break;
       case 'Failed':
-        error = tr.text(failureMessage(state.reason));
+        error = formatFailure(state.reason, tr);
         progress = lastSsid ? tr.t('screen.setup.failedTo', { ssid: lastSsid }) : tr.t('screen.setup.failed');
         actions = ['try-again', 'cancel'];
         break;
@@ -624,7 +602,7 @@ export function createScreens(options: ScreensOptions): Screens {
       device.close();
       for (const off of offs) off();
       listeners.clear();
-      if (ticker !== null) clock.clearInterval(ticker);
+      if (ticker !== null) clock.clearTimeout(ticker);
       ticker = null;
     },
   };

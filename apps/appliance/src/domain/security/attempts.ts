@@ -99,7 +99,7 @@ export function createAttemptLimiter(options: AttemptLimiterOptions = {}): Attem
     const state = parseState(text);
     if (state) return state;
     // Unreadable: never read as "no failures". Count as locked for the longest delay.
-    log.warn(`security: ${persist.path} is unreadable; PIN checks wait ${maxDelay / 60000} min`);
+    log.warn?.(`security: ${persist.path} is unreadable; PIN checks wait ${maxDelay / 60000} min`);
     return { failures: 1_000, lockedUntil: now() + maxDelay };
   }
 
@@ -142,7 +142,7 @@ export function createAttemptLimiter(options: AttemptLimiterOptions = {}): Attem
         const delay = backoffDelay(failures, options);
         await store({ failures, lockedUntil: delay > 0 ? now() + delay : 0 });
         if (delay > 0)
-          log.warn(
+          log.warn?.(
             `security: ${failures} wrong PINs in a row; the next check waits ${Math.ceil(delay / 1000)} s`,
           );
         return { ok: false, reason: 'wrong', failures, retryAfterMs: delay };

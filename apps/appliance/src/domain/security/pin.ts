@@ -19,7 +19,7 @@ function hash(pin: string, salt: Buffer, iterations: number): Promise<Buffer> {
 /** `createPinRecord` of @waved/psk, off the event loop. */
 export async function createPinRecordAsync(
   pin: string,
-  options: { iterations?: number; salt?: Uint8Array } = {},
+  options: { iterations?: number | undefined; salt?: Uint8Array | undefined } = {},
 ): Promise<string> {
   if (!isValidPin(pin)) throw new PskError('PSK_PIN_FORMAT', 'PIN must be 4 to 6 digits');
   const iterations = options.iterations ?? PIN_DEFAULT_ITERATIONS;

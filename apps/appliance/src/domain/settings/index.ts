@@ -1,4 +1,4 @@
-// Settings in config.toml (spec A7)
+// Settings in config.toml
 
 export { type Logger, silentLogger } from './logger.js';
 export {

@@ -1,5 +1,5 @@
 /**
- * The typed schema of `config.toml` (spec A7). One table describes every field: its type, its
+ * The typed schema of `config.toml`. One table describes every field: its type, its
  * default, its limits and how the form shows it. Validation, TOML loading, the portal form and
  * docs/settings.md all follow this table.
  */

@@ -91,7 +91,7 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
     } catch (error) {
       // The parser's message quotes the offending line, which may hold a secret: report the position only.
       const where = error instanceof TomlError ? ` at line ${error.line}, column ${error.column}` : '';
-      logger.warn(
+      logger.warn?.(
         `settings: ${path} is not valid TOML${where}; using defaults and leaving the file as it is`,
       );
       settings = defaultSettings();
@@ -115,7 +115,7 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
         continue;
       }
       if (!isTable(value)) {
-        logger.warn(`settings: [${group}] is not a table; using defaults for it`);
+        logger.warn?.(`settings: [${group}] is not a table; using defaults for it`);
         continue;
       }
       for (const [field, fieldValue] of Object.entries(value)) {
@@ -130,12 +130,12 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
           if (fieldValue === '') continue;
           const pin = normalizeStoredPin(fieldValue, pinOptions);
           if (pin.action === 'drop') {
-            logger.warn(`settings: security.device_password dropped: ${pin.reason}`);
+            logger.warn?.(`settings: security.device_password dropped: ${pin.reason}`);
             rewrite = true;
           } else {
             next.security.device_password = pin.record;
             if (pin.action === 'hashed') {
-              logger.info('settings: hashed the plain device PIN found in the file');
+              logger.info?.('settings: hashed the plain device PIN found in the file');
               rewrite = true;
             }
           }
@@ -156,7 +156,7 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
           const secret = key === 'webhook.secret';
           const problem = result && !result.ok ? result.errors[key] : undefined;
           const why = problem && !secret ? `: ${english.text(problem)}` : '';
-          logger.warn(`settings: ${key} has an invalid value${why}; using the default`);
+          logger.warn?.(`settings: ${key} has an invalid value${why}; using the default`);
         }
       }
     }

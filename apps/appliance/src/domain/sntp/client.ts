@@ -229,7 +229,7 @@ export function createSntpClient(options: SntpClientOptions): SntpClient {
         try {
           addresses = (await options.resolveHost(host)).slice(0, 4);
         } catch (error) {
-          log.warn(`SNTP: ${server} does not resolve: ${(error as Error).message}`);
+          log.warn?.(`SNTP: ${server} does not resolve: ${(error as Error).message}`);
           continue;
         }
       }
@@ -245,7 +245,7 @@ export function createSntpClient(options: SntpClientOptions): SntpClient {
 
   const set = async (result: SntpResult, confirmedBy?: string) => {
     await setClock(result.time);
-    log.info(
+    log.info?.(
       `SNTP: clock set from ${result.server}${confirmedBy ? ` (confirmed by ${confirmedBy})` : ''} (offset ${result.offsetMs.toFixed(1)} ms, delay ${result.delayMs.toFixed(1)} ms)`,
     );
     return result;
@@ -262,14 +262,14 @@ export function createSntpClient(options: SntpClientOptions): SntpClient {
         try {
           result = await query(source);
         } catch (error) {
-          log.warn(`SNTP: ${source} not used:`, error instanceof Error ? error.message : error);
+          log.warn?.(`SNTP: ${source} not used`, { error: error instanceof Error ? error.message : error });
           errors.push(error);
           continue;
         }
         if (Math.abs(result.offsetMs) <= SNTP_CONFIRM_STEP_MS) return set(result);
         const partner = unconfirmed.find((u) => agree(u.offsetMs, result.offsetMs));
         if (partner) return set(result, partner.server);
-        log.warn(
+        log.warn?.(
           `SNTP: ${source} would move the clock by ${Math.round(result.offsetMs / 3_600_000)} h; waiting for a second source`,
         );
         unconfirmed.push(result);

@@ -1,6 +1,6 @@
 import type { StateBus } from '../../core/bus.js';
 import { type Logger, silentLogger } from '../../core/log/logger.js';
-import { systemClock, type Timers } from '../../core/ports/clock.js';
+import { type Clock, systemClock } from '../../core/ports/clock.js';
 
 export interface ClockSyncOptions {
   bus: StateBus;
@@ -8,7 +8,8 @@ export interface ClockSyncOptions {
   sync: () => Promise<unknown>;
   /** Whether to sync at all (the `ntp.enabled` setting), asked before every attempt. */
   enabled?: () => boolean;
-  timers?: Timers;
+  /** Timers (default `systemClock`); tests pass a manual clock. */
+  clock?: Clock;
   /** Delay before the first retry (default 5 s); doubles after each failure up to `maxDelayMs`. */
   firstDelayMs?: number;
   /** Longest wait between attempts (default 10 min). */
@@ -30,7 +31,7 @@ export interface ClockSync {
  */
 export function createClockSync(options: ClockSyncOptions): ClockSync {
   const { bus } = options;
-  const timers = options.timers ?? systemClock;
+  const clock = options.clock ?? systemClock;
   const log = options.logger ?? silentLogger;
   const first = options.firstDelayMs ?? 5_000;
   const max = options.maxDelayMs ?? 600_000;
@@ -42,7 +43,7 @@ export function createClockSync(options: ClockSyncOptions): ClockSync {
   let generation = 0;
 
   const cancel = () => {
-    if (timer !== null) timers.clearTimeout(timer);
+    if (timer !== null) clock.clearTimeout(timer);
     timer = null;
   };
 
@@ -62,10 +63,10 @@ export function createClockSync(options: ClockSyncOptions): ClockSync {
     } catch (error) {
       if (mine !== generation) return;
       state = 'waiting';
-      log.warn(
+      log.warn?.(
         `SNTP: clock not set (${(error as Error).message}); trying again in ${Math.round(delay / 1000)} s`,
       );
-      timer = timers.setTimeout(() => void attempt(), delay);
+      timer = clock.setTimeout(() => void attempt(), delay);
       delay = Math.min(max, delay * 2);
     }
   };

@@ -1,11 +1,11 @@
 import type { Command, ConnectionDetails, StateBus } from '../../core/bus.js';
 import { type Logger, silentLogger } from '../../core/log/logger.js';
 import type { SecretRegistry } from '../../core/log/redact.js';
+import { type Clock, systemClock } from '../../core/ports/clock.js';
 import type { Radio, Station, StationStatus } from '../../core/ports/radio.js';
-import type { Timers } from '../provisioning/controller.js';
 import { classifySignal } from './signal.js';
 
-/** Spec Limits: station poll interval. */
+/** Station poll interval. */
 export const POLL_INTERVAL_MS = 10_000;
 
 export interface WifiServiceOptions {
@@ -14,7 +14,8 @@ export interface WifiServiceOptions {
   /** Only `startStation` (recovery) and `startDhcpClient` (after association) are used. */
   radio: Pick<Radio, 'startStation' | 'startDhcpClient'>;
   pollMs?: number;
-  timers?: Timers;
+  /** Timers (default `systemClock`); tests pass a manual clock. */
+  clock?: Clock;
   logger?: Logger;
   secrets?: SecretRegistry;
   /** Called once per connection (after `WifiConnected`): the SNTP sync hangs off this. */
@@ -31,20 +32,15 @@ export interface WifiService {
   poll(): Promise<ConnectionDetails | null>;
 }
 
-const realTimers: Timers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
-
 /**
- * The station-mode Wi-Fi service (spec States B): polls status and signal every 10 s, publishes the
+ * The station-mode Wi-Fi service: polls status and signal every 10 s, publishes the
  * connection details, emits WifiConnected/WifiDisconnected (a roam gives both, in that order), and
  * recovers a missing wpa_supplicant idempotently. It never scans, selects or retries on its own:
  * wpa_supplicant alone chooses among the saved profiles, so a healthy connection is kept.
  */
 export function createWifiService(options: WifiServiceOptions): WifiService {
   const { bus, station, radio } = options;
-  const timers = options.timers ?? realTimers;
+  const clock = options.clock ?? systemClock;
   const pollMs = options.pollMs ?? POLL_INTERVAL_MS;
   const log = options.logger ?? silentLogger;
   let timer: unknown;
@@ -57,17 +53,17 @@ export function createWifiService(options: WifiServiceOptions): WifiService {
   const setConnected = (ssid: string | null) => {
     if (ssid === connectedSsid) return;
     if (connectedSsid !== null) {
-      log.info(`Wi-Fi: left ${JSON.stringify(connectedSsid)}`);
+      log.info?.(`Wi-Fi: left ${JSON.stringify(connectedSsid)}`);
       bus.publish('WifiDisconnected', { ssid: connectedSsid });
     }
     connectedSsid = ssid;
     if (ssid !== null) {
-      log.info(`Wi-Fi: connected to ${JSON.stringify(ssid)}`);
+      log.info?.(`Wi-Fi: connected to ${JSON.stringify(ssid)}`);
       bus.publish('WifiConnected', { ssid });
       try {
         options.onConnected?.(ssid);
       } catch (error) {
-        log.warn('onConnected hook failed:', error);
+        log.warn?.('onConnected hook failed', { error });
       }
     }
   };
@@ -78,7 +74,7 @@ export function createWifiService(options: WifiServiceOptions): WifiService {
     try {
       status = await station.status();
     } catch (error) {
-      log.warn('Wi-Fi: wpa_supplicant is not answering; starting it again:', error);
+      log.warn?.('Wi-Fi: wpa_supplicant is not answering; starting it again', { error });
       setConnected(null);
       const details: ConnectionDetails = {
         ssid: null,
@@ -91,7 +87,7 @@ export function createWifiService(options: WifiServiceOptions): WifiService {
       try {
         await radio.startStation();
       } catch (recoveryError) {
-        log.error('Wi-Fi: station recovery failed; retrying at the next poll:', recoveryError);
+        log.error?.('Wi-Fi: station recovery failed; retrying at the next poll', { error: recoveryError });
       }
       return details;
     }
@@ -102,7 +98,7 @@ export function createWifiService(options: WifiServiceOptions): WifiService {
       try {
         rssi = await station.signalPoll();
       } catch (error) {
-        log.debug('Wi-Fi: signal_poll failed:', error);
+        log.debug?.('Wi-Fi: signal_poll failed', { error });
       }
     }
     const details: ConnectionDetails = {
@@ -115,11 +111,11 @@ export function createWifiService(options: WifiServiceOptions): WifiService {
     setConnected(associated ? status.ssid : null);
     bus.publish('ConnectionDetails', details);
     if (associated && !status.ipv4) {
-      // udhcpc only after association (spec A4); the adapter makes this a no-op when it already runs.
+      // udhcpc only after association; the adapter makes this a no-op when it already runs.
       try {
         await radio.startDhcpClient();
       } catch (error) {
-        log.warn('Wi-Fi: could not start the DHCP client:', error);
+        log.warn?.('Wi-Fi: could not start the DHCP client', { error });
       }
     }
     return details;
@@ -136,11 +132,11 @@ export function createWifiService(options: WifiServiceOptions): WifiService {
 
   const schedule = () => {
     if (!running) return;
-    timer = timers.setTimeout(async () => {
+    timer = clock.setTimeout(async () => {
       try {
         await poll();
       } catch (error) {
-        log.error('Wi-Fi: poll failed:', error);
+        log.error?.('Wi-Fi: poll failed', { error });
       }
       schedule();
     }, pollMs);
@@ -149,14 +145,14 @@ export function createWifiService(options: WifiServiceOptions): WifiService {
   const onCommand = (command: Command) => {
     if (command.type !== 'WifiConnect') return;
     if (paused) {
-      log.warn('Wi-Fi: WifiConnect ignored while the setup network is open');
+      log.warn?.('Wi-Fi: WifiConnect ignored while the setup network is open');
       return;
     }
     const forget = options.secrets?.add(command.password) ?? (() => {});
     station
       .provision({ ssid: command.ssid, passphrase: command.password })
-      .then(() => log.info(`Wi-Fi: profile for ${JSON.stringify(command.ssid)} saved; reassociating`))
-      .catch((error) => log.error('Wi-Fi: connect failed:', error))
+      .then(() => log.info?.(`Wi-Fi: profile for ${JSON.stringify(command.ssid)} saved; reassociating`))
+      .catch((error) => log.error?.('Wi-Fi: connect failed:', error))
       .finally(forget);
   };
 
@@ -170,12 +166,12 @@ export function createWifiService(options: WifiServiceOptions): WifiService {
           if (event.type === 'connected' || event.type === 'disconnected') void poll().catch(() => {});
         }),
       );
-      void poll().catch((error) => log.error('Wi-Fi: poll failed:', error));
+      void poll().catch((error) => log.error?.('Wi-Fi: poll failed:', error));
       schedule();
     },
     stop() {
       running = false;
-      timers.clearTimeout(timer);
+      clock.clearTimeout(timer);
       for (const off of offs.splice(0)) off();
     },
     pause() {

@@ -1,5 +1,5 @@
 /**
- * What waved needs from `wpa_supplicant.conf` (spec A6): a control interface in the directory the
+ * What waved needs from `wpa_supplicant.conf`: a control interface in the directory the
  * appliance talks to, and `update_config=1` so `save_config` can store provisioned profiles.
  * Pure text functions; the adapter reads and writes the file.
  */
@@ -69,7 +69,7 @@ export function checkWpaConfig(text: string, options: { ctrlDir: string; path: s
 /** A minimal config for a device that has none (written 0600). */
 export function minimalWpaConfig(options: { ctrlDir: string; country?: string }): string {
   const lines = [
-    '# Written by waved: station profiles are added by the setup portal (spec A6).',
+    '# Written by waved: station profiles are added by the setup portal.',
     `ctrl_interface=DIR=${options.ctrlDir.replace(/\/+$/, '')} GROUP=root`,
     'update_config=1',
   ];

@@ -112,7 +112,7 @@ export function localAudioServerInfo(meetingId?: string): AudioServerInfo {
 }
 
 /**
- * The ASR feature API as a typed controller (spec Other local interfaces): state checks, the two
+ * The ASR feature API as a typed controller: state checks, the two
  * notify registrations, transcription mode and language telemetry, and the cloud meeting notices
  * (`cloud_meeting_asr_notice` on open/pause/restart/close, `cloud_meeting_sync_words` for every
  * final subtitle line, `cloud_meeting_dot_notice` for bookmarks) while a meeting is transcribed.
@@ -132,7 +132,7 @@ export function createAsrController(options: AsrControllerOptions): AsrControlle
     if (!client || !meetingId) return;
     notices = notices
       .then(send)
-      .catch((error) => logger.warn(`asr: ${what} not sent: ${(error as Error).message}`));
+      .catch((error) => logger.warn?.(`asr: ${what} not sent: ${(error as Error).message}`));
   };
   const info = (partial: Partial<AsrInfo> & Pick<AsrInfo, 'state'>) => {
     const full: AsrInfo = { type, onlyTrans: mode === 1, language, ...partial };

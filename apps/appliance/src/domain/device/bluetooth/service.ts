@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import {
   type BtConfigCommandId,
   type BtMessage,
@@ -9,14 +8,15 @@ import {
   readPhoneBookFile,
   searchByNumber,
 } from '@waved/bt-frame';
+import { createEvents, type Subscribable } from '../../../core/events.js';
 import type { Logger } from '../../../core/log/logger.js';
 import { PHONE_BOOK_PATH } from '../constants.js';
 import { DeviceError } from '../errors.js';
 import type { DeviceTelemetry } from '../telemetry.js';
 
 /**
- * Unsolicited events of the module (type-3 frames `[event_id, ...data]`). The spec does not show
- * them; these ids are this project's, kept in one table so a real module's ids drop in here.
+ * Unsolicited events of the module (type-3 frames `[event_id, ...data]`). The vendor does not
+ * document them; these ids are this project's, kept in one table so a real module's ids drop in here.
  */
 export const BT_EVENTS = {
   /** data: the phone's name, UTF-8 */
@@ -70,7 +70,7 @@ export interface BluetoothServiceOptions {
   port: BtPort;
   telemetry: Pick<DeviceTelemetry, 'track'>;
   logger: Logger;
-  /** Phone book file (default /tmp/PHONE_BOOK.bin, spec B4). */
+  /** Phone book file (default /tmp/PHONE_BOOK.bin, the vendor path). */
   phoneBookPath?: string;
   /** Calling code for national numbers in searches, e.g. `49`. */
   countryCode?: () => string | undefined;
@@ -79,7 +79,7 @@ export interface BluetoothServiceOptions {
   probeIntervalMs?: number;
 }
 
-export interface BluetoothService extends EventEmitter<BluetoothEvents> {
+export interface BluetoothService extends Subscribable<BluetoothEvents> {
   readonly module: BtModule;
   readonly connected: boolean;
   info(): Promise<ModuleInfo>;
@@ -125,7 +125,7 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
     timeoutMs: options.timeoutMs ?? 2000,
     ...(options.probeIntervalMs !== undefined ? { probeIntervalMs: options.probeIntervalMs } : {}),
   });
-  const emitter = new EventEmitter<BluetoothEvents>();
+  const events = createEvents<BluetoothEvents>();
   let contacts: Contact[] | null = null;
   let connected = false;
   let deviceName: string | null = null;
@@ -152,8 +152,8 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
           pending = null;
           const name = text(m);
           deviceName = name;
-          logger.info(`bluetooth: connected to ${name || 'a phone'}`);
-          emitter.emit('connected', { deviceName: name });
+          logger.info?.(`bluetooth: connected to ${name || 'a phone'}`);
+          events.emit('connected', { deviceName: name });
           await telemetry.track('bluetooth_connect', {
             connected: true,
             device_name: name,
@@ -163,45 +163,46 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
         }
         case BT_EVENTS.connectRequest: {
           pending = text(m);
-          logger.info(`bluetooth: ${pending || 'a phone'} asks to connect`);
-          emitter.emit('connectRequest', { deviceName: pending });
+          logger.info?.(`bluetooth: ${pending || 'a phone'} asks to connect`);
+          events.emit('connectRequest', { deviceName: pending });
           break;
         }
         case BT_EVENTS.disconnected:
           connected = false;
           deviceName = null;
-          emitter.emit('disconnected');
+          events.emit('disconnected');
           await telemetry.track('bluetooth_connect', { connected: false });
           break;
         case BT_EVENTS.incomingCall: {
           const number = text(m);
           const found = await service.searchByNumber(number).catch(() => []);
-          emitter.emit('incomingCall', { number, contacts: found });
+          events.emit('incomingCall', { number, contacts: found });
           break;
         }
         case BT_EVENTS.callAnswered:
-          emitter.emit('callAnswered');
+          events.emit('callAnswered');
           await telemetry.track('call_answer', {});
           break;
         case BT_EVENTS.callEnded:
-          emitter.emit('callEnded');
+          events.emit('callEnded');
           await telemetry.track('call_end', {});
           break;
         default:
-          logger.debug(`bluetooth: unsolicited frame ${m.cmdId ?? 'empty'} (${m.data.length} bytes)`);
+          logger.debug?.(`bluetooth: unsolicited frame ${m.cmdId ?? 'empty'} (${m.data.length} bytes)`);
       }
     })();
   });
   module.on('close', (error) => {
     connected = false;
-    if (!closing) logger.warn(`bluetooth: link closed: ${error.message}`);
-    emitter.emit('closed', error);
+    if (!closing) logger.warn?.(`bluetooth: link closed: ${error.message}`);
+    events.emit('closed', error);
   });
 
   // a defined getter (Object.assign would copy its first value)
-  Object.defineProperty(emitter, 'connected', { get: () => connected, enumerable: true });
-  Object.defineProperty(emitter, 'pendingRequest', { get: () => pending, enumerable: true });
-  const service = Object.assign(emitter, {
+  const base = { on: events.on, once: events.once };
+  Object.defineProperty(base, 'connected', { get: () => connected, enumerable: true });
+  Object.defineProperty(base, 'pendingRequest', { get: () => pending, enumerable: true });
+  const service = Object.assign(base, {
     module,
     async info(): Promise<ModuleInfo> {
       try {
@@ -228,9 +229,9 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
     answerConnectRequest: (accept: boolean) =>
       wrap('connect reply', async () => {
         await module.connectReply(accept);
-        logger.info(`bluetooth: connection request ${accept ? 'accepted' : 'rejected'}`);
+        logger.info?.(`bluetooth: connection request ${accept ? 'accepted' : 'rejected'}`);
         pending = null;
-        emitter.emit('changed');
+        events.emit('changed');
       }),
     disconnect: () => wrap('disconnect', () => module.disconnect()),
     setEnabled: (on: boolean) =>
@@ -242,27 +243,27 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
           deviceName = null;
           pending = null;
         }
-        logger.info(`bluetooth: turned ${on ? 'on' : 'off'}`);
-        emitter.emit('changed');
+        logger.info?.(`bluetooth: turned ${on ? 'on' : 'off'}`);
+        events.emit('changed');
       }),
     setAutoReconnect: (on: boolean) => wrap('reconnect switch', () => module.reconnectSwitch(on)),
     setMode: (mode: number) => wrap('mode', () => module.switchMode(mode)),
     repair: () =>
       wrap('pairing', async () => {
         await module.repair();
-        logger.info('bluetooth: pairing reset; a phone can pair now');
-        emitter.emit('changed');
+        logger.info?.('bluetooth: pairing reset; a phone can pair now');
+        events.emit('changed');
       }),
     setName: (name: string) =>
       wrap('name', async () => {
         await module.setName(name);
-        emitter.emit('changed');
+        events.emit('changed');
       }),
     configure: (id: BtConfigCommandId, data?: Uint8Array) =>
       wrap('configuration', async () => (await module.configure(id, data)).data),
     async downloadPhoneBook() {
       contacts = await module.getPhoneBook({ path });
-      logger.info(`bluetooth: phone book with ${contacts.length} contacts`);
+      logger.info?.(`bluetooth: phone book with ${contacts.length} contacts`);
       return contacts;
     },
     async searchByNumber(number: string) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
+import { createEvents, type Subscribable } from '../../../core/events.js';
 import type { Logger } from '../../../core/log/logger.js';
 import { AUDIO_BYTES_PER_SECOND, AUDIO_FORMAT, type TranscriptionMode } from '../constants.js';
 import { DeviceError } from '../errors.js';
@@ -9,7 +9,7 @@ import type { AudioCapture } from './audio.js';
 import type { RecordingStore, WavFileWriter } from './store.js';
 
 /**
- * The recorder's states (the spec gives only the operation order init, start, pause, finish):
+ * The recorder's states (the vendor API gives only the operation order init, start, pause, finish):
  *
  *   idle --init--> ready --start--> recording --pause--> paused --start--> recording
  *   recording | paused --finish--> idle      (mark is allowed in recording and paused)
@@ -49,10 +49,10 @@ export interface MeetingRecorderOptions {
   logger: Logger;
   now?: () => number;
   /** fdatasync interval while recording; at most 1000 (default 500). */
-  syncIntervalMs?: number;
+  syncIntervalMs?: number | undefined;
 }
 
-export interface MeetingRecorder extends EventEmitter<RecorderEvents> {
+export interface MeetingRecorder extends Subscribable<RecorderEvents> {
   readonly state: RecorderState;
   readonly current: RecordingInfo | null;
   /** Milliseconds of audio captured in the current recording. */
@@ -78,7 +78,7 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
   const { store, audio, telemetry, logger } = options;
   const now = options.now ?? Date.now;
   const syncMs = Math.min(1000, options.syncIntervalMs ?? 500);
-  const emitter = new EventEmitter<RecorderEvents>();
+  const events = createEvents<RecorderEvents>();
   let state: RecorderState = 'idle';
   let current: RecordingInfo | null = null;
   let capturedBytes = 0;
@@ -97,7 +97,7 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
   const setState = (next: RecorderState) => {
     const previous = state;
     state = next;
-    emitter.emit('state', { state, recording: current, previous });
+    events.emit('state', { state, recording: current, previous });
   };
 
   const refuse = (op: string): never => {
@@ -133,17 +133,17 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
       const bytes = writer.syncedBytes;
       const durationMs = Math.floor((bytes * 1000) / AUDIO_BYTES_PER_SECOND);
       store.updateFile(rec.id, fileSeq, { bytes, durationMs });
-      emitter.emit('synced', { recording: rec, durationMs, bytes });
+      events.emit('synced', { recording: rec, durationMs, bytes });
     };
     const timer = setInterval(() => {
-      sync().catch((error) => logger.warn(`recording: sync failed: ${(error as Error).message}`));
+      sync().catch((error) => logger.warn?.(`recording: sync failed: ${(error as Error).message}`));
     }, syncMs);
     const loop = (async () => {
       try {
         for await (const chunk of audio.capture(abort.signal)) {
           capturedBytes += chunk.length;
           if (writer) await writer.write(chunk);
-          emitter.emit('audio', chunk);
+          events.emit('audio', chunk);
         }
       } catch (error) {
         if (!abort.signal.aborted) {
@@ -153,8 +153,8 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
               : new DeviceError('DEVICE_AUDIO', `audio capture failed: ${(error as Error).message}`, {
                   cause: error,
                 });
-          logger.error(`recording: ${e.message}`);
-          if (emitter.listenerCount('error') > 0) emitter.emit('error', e);
+          logger.error?.(`recording: ${e.message}`);
+          if (events.listenerCount('error') > 0) events.emit('error', e);
         }
       }
     })();
@@ -193,12 +193,13 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
   });
 
   // getters must be defined, not copied: Object.assign would freeze their first value
-  Object.defineProperties(emitter, {
+  const base = { on: events.on, once: events.once };
+  Object.defineProperties(base, {
     state: { get: () => state, enumerable: true },
     current: { get: () => current, enumerable: true },
     elapsedMs: { get: () => elapsed(), enumerable: true },
   });
-  const recorder = Object.assign(emitter, {
+  const recorder = Object.assign(base, {
     init(opts: { mode?: TranscriptionMode; language?: string } = {}) {
       return exclusive('init', ['idle'], async () => {
         const mode = opts.mode ?? 0;
@@ -254,7 +255,7 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
         const rec = current as RecordingInfo;
         const atMs = elapsed();
         store.addMark(rec.id, atMs, now());
-        emitter.emit('mark', { recording: rec, atMs });
+        events.emit('mark', { recording: rec, atMs });
         await telemetry.track('ai_record_mark', { record_id: rec.id });
         return atMs;
       });
@@ -281,7 +282,7 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
           duration_s: Math.round(durationMs / 1000),
           file_size: bytes,
         });
-        emitter.emit('finished', row);
+        events.emit('finished', row);
         return row;
       });
     },
@@ -291,7 +292,7 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
         const fixed = (await store.recoverWav(f.fileName, AUDIO_FORMAT)) ?? { bytes: 0, durationMs: 0 };
         store.updateFile(f.recordingId, f.seq, { state: 'recovered', ...fixed });
         report.files.push({ recordingId: f.recordingId, fileName: f.fileName, ...fixed });
-        logger.warn(
+        logger.warn?.(
           `recording: recovered ${f.fileName} (${fixed.durationMs} ms) left open by an earlier run`,
         );
       }

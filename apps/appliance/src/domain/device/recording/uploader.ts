@@ -52,12 +52,12 @@ export function createUploader(options: UploaderOptions): Uploader {
             lastError: null,
           });
           await telemetry.track('upload_cloud_file', {});
-          logger.info(`recording: uploaded ${f.fileName}`);
+          logger.info?.(`recording: uploaded ${f.fileName}`);
         } catch (error) {
           const message = (error as Error).message;
           store.updateFile(rec.id, f.seq, { uploadStatus: 'failed', lastError: message });
           store.updateRecording(rec.id, { lastError: message });
-          logger.warn(`recording: upload of ${f.fileName} failed (will retry): ${message}`);
+          logger.warn?.(`recording: upload of ${f.fileName} failed (will retry): ${message}`);
           return;
         }
       }
@@ -73,11 +73,11 @@ export function createUploader(options: UploaderOptions): Uploader {
           mode: rec.transcriptionMode,
         });
         store.updateRecording(rec.id, { cloudState: 'transcribing', taskId: task_id, lastError: null });
-        logger.info(`recording: transcription of ${rec.id} started`);
+        logger.info?.(`recording: transcription of ${rec.id} started`);
       } catch (error) {
         const message = (error as Error).message;
         store.updateRecording(rec.id, { cloudState: 'transcription_failed', lastError: message });
-        logger.warn(`recording: transcription of ${rec.id} not started after one retry: ${message}`);
+        logger.warn?.(`recording: transcription of ${rec.id} not started after one retry: ${message}`);
       }
     }
   }
@@ -89,7 +89,7 @@ export function createUploader(options: UploaderOptions): Uploader {
         await one(rec);
       } catch (error) {
         store.updateRecording(rec.id, { lastError: (error as Error).message });
-        logger.warn(`recording: cloud step for ${rec.id} failed: ${(error as Error).message}`);
+        logger.warn?.(`recording: cloud step for ${rec.id} failed: ${(error as Error).message}`);
       }
     }
   }
