@@ -1,19 +1,14 @@
 // `waved password recover` on the built CLI, against a cloud written here on plain node:http from
 // the paths and fields docs/decisions.md gives (no code of @waved/psp-cloud on the cloud side).
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createPinRecord } from '@waved/psk';
 import { tempDir } from '@waved/test-lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCli } from '../helpers/build.js';
+import { buildCli, runCli as run } from '../helpers/build.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'bin/waved.js');
 const CODE = '482913';
 const FACTORY_SECRET = 'factory-secret-of-PSP0042';
 
@@ -71,21 +66,6 @@ async function startFakeSummary() {
     seen,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
-}
-
-function run(args: string[]) {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => {
-    stdout += d.toString();
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString();
-  });
-  return new Promise<{ code: number | null; out: string; err: string }>((resolve) =>
-    child.on('exit', (code) => resolve({ code, out: stdout, err: stderr })),
-  );
 }
 
 describe('waved password recover', () => {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '@waved/test-lab';
@@ -6,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describePlan, type FeatureProbe, planFeatures } from '../../src/domain/profile/features.js';
 import { parseProfile } from '../../src/domain/profile/parse.js';
 import { simProfile } from '../../src/sim/index.js';
-import { bin, buildCli, root } from '../helpers/build.js';
+import { buildCli, root, runCli as run } from '../helpers/build.js';
 
 const example = fs.readFileSync(path.join(root, 'systemd/device.example.toml'), 'utf8');
 
@@ -126,21 +125,6 @@ cloud = "https://x.example.com"
     ]);
   });
 });
-
-function run(args: string[], env: NodeJS.ProcessEnv = {}) {
-  return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    child.on('exit', (code) => resolve({ code, out, err }));
-  });
-}
 
 describe('waved check (built CLI)', () => {
   const dir = tempDir('waved-check-');
