@@ -8,7 +8,12 @@ import { buildSwu } from '@waved/swu-ota';
 import { tempDir, waitFor } from '@waved/test-lab';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StateBus } from '../../src/core/bus.js';
-import { createDeviceApp, type DeviceApp, type DeviceAppOptions } from '../../src/domain/device/app.js';
+import {
+  createDeviceApp,
+  createNullAsrEngine,
+  type DeviceApp,
+  type DeviceAppOptions,
+} from '../../src/domain/device/app.js';
 import type { OtaEvent } from '../../src/domain/device/ota.js';
 import { defaultSettings } from '../../src/domain/settings/index.js';
 import { createGeneratedCapture } from '../../src/sim/audio.js';
@@ -374,6 +379,7 @@ describe('the device application against a cloud written from the specification'
   it('during transcription the meeting notices reach the cloud: ASR notice, word sync, dot notice', async () => {
     // an engine that hears one final sentence just after it opens
     const asrEngine: NonNullable<DeviceAppOptions['asrEngine']> = {
+      ...createNullAsrEngine(),
       open: async (_info, config, listener) => {
         setTimeout(
           () =>
@@ -388,12 +394,6 @@ describe('the device application against a cloud written from the specification'
           10,
         );
       },
-      close: async () => {},
-      pause: async () => {},
-      restart: async () => {},
-      switchType: async () => {},
-      setOnlyTrans: async () => {},
-      feed: () => {},
     };
     const { app } = await device('notices', { asrEngine });
     await app.start();
