@@ -46,7 +46,7 @@ export interface BtModuleOptions {
    * or USB serial link whose far end went away gives no event until the next write; the probe
    * calls `port.drain()` (tcdrain), which fails on a hung-up line without sending any byte.
    */
-  probeIntervalMs?: number;
+  probeIntervalMs?: number | undefined;
   /**
    * Options for the frame decoder (maxPayload, partialTimeoutMs; `now` defaults to the clock's).
    * `partialTimeoutMs` defaults to 100 ms here, so a reply that line noise hid behind a false start

@@ -96,7 +96,7 @@ export interface CloudClientOptions {
   logger?: Logger;
   /** A WHATWG fetch to send requests with; by default node:http/https with the `tls` options. */
   fetch?: typeof globalThis.fetch;
-  tls?: CloudTlsOptions;
+  tls?: CloudTlsOptions | undefined;
   /** Cap on a whole JSON request (default 100 s, the vendor's transfer timeout). Uploads have none. */
   timeoutMs?: number;
   /** Connection set-up, TCP and TLS (default 100 s, the vendor's connect timeout). */
@@ -105,7 +105,7 @@ export interface CloudClientOptions {
   stallTimeoutMs?: number;
   /** Largest response body, after decompression (default 1 MiB): a bigger one is refused. */
   maxResponseBytes?: number;
-  retry?: RetryOptions;
+  retry?: RetryOptions | undefined;
   upload?: UploadOptions;
   /** CSPRNG used for nonces (injectable for vectors). */
   random?: (n: number) => Uint8Array;

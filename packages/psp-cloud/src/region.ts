@@ -90,9 +90,9 @@ export interface CloudAreaOptions {
    */
   environment?: Environment | number | boolean | null | undefined;
   /** The deployment's hosts, per environment and region, merged over `DEFAULT_BASE_URLS`. */
-  hosts?: BaseUrlOverrides;
+  hosts?: BaseUrlOverrides | undefined;
   /** One URL for all three services (the reference server); wins over `hosts`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
 }
 
 /**

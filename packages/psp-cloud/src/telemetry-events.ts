@@ -68,7 +68,7 @@ type TypeOf<T extends string> =
 type RequiredKeys<S> = { [K in keyof S]: S[K] extends `${string}?` ? never : K }[keyof S];
 type OptionalKeys<S> = { [K in keyof S]: S[K] extends `${string}?` ? K : never }[keyof S];
 type Params<S> = { [K in RequiredKeys<S>]: TypeOf<S[K] & string> } & {
-  [K in OptionalKeys<S>]?: TypeOf<S[K] & string>;
+  [K in OptionalKeys<S>]?: TypeOf<S[K] & string> | undefined;
 };
 
 /** Extra fields of each event, typed from the catalog. */

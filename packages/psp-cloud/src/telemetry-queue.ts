@@ -169,7 +169,11 @@ export function createTelemetryQueue(options: TelemetryQueueOptions): TelemetryQ
         uuid: uuid(),
         event: name,
         params: {
-          ...(params as Record<string, string | number | boolean>),
+          // an optional field given as undefined is left out, as if it were absent
+          ...(Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined)) as Record<
+            string,
+            string | number | boolean
+          >),
           mic_serial_number: options.serial,
           fw_ver: common.fw_ver,
           evt_language: common.evt_language,

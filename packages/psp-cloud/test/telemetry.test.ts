@@ -103,6 +103,21 @@ describe('telemetry queue', () => {
     expect(await h.queue.stats()).toMatchObject({ pending: 0, sent: 1, deviceId: 'dev-1' });
   });
 
+  it('leaves an optional field given as undefined out of the event, as if it were absent', async () => {
+    const h = harness();
+    queues.push(h.queue);
+    const e = await h.queue.track('reverse_charging_end', { battery: 40, duration_s: undefined });
+    expect(e.params).toEqual({
+      battery: 40,
+      ...common,
+      mic_serial_number: 'PSP0001',
+      evt_time: h.clock.now(),
+    });
+    expect(Object.keys(e.params)).not.toContain('duration_s');
+    await h.clock.advance(5_000);
+    expect(Object.keys(h.batches[0]!.events[0]!.params)).not.toContain('duration_s');
+  });
+
   it('sends at once when 50 events wait, in batches of at most 50, oldest first', async () => {
     const h = harness();
     queues.push(h.queue);

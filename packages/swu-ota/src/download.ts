@@ -120,7 +120,7 @@ export interface DownloaderOptions {
   reserveBytes?: number;
   /** Minimum time between progress file writes and events (default 200 ms). */
   progressIntervalMs?: number;
-  onProgress?: (progress: DownloadProgress) => void;
+  onProgress?: ((progress: DownloadProgress) => void) | undefined;
   /** Any `{ debug?, info?, warn?, error? }` logger (console, pino, consola). */
   logger?: Logger;
   fs?: FsPort;

@@ -48,7 +48,7 @@ export interface InstallerOptions {
    */
   allowDowngrade?: boolean;
   /** `board:revision` for `swupdate -H`; its revision is also checked against hardware-compatibility. */
-  hardware?: string;
+  hardware?: string | undefined;
   /**
    * `swupdate` runs `swupdate -i <file>`; `client` hands the file to a running swupdate daemon
    * over its IPC socket with `swupdate-client` (which honours `TMPDIR` like the daemon).
@@ -61,7 +61,7 @@ export interface InstallerOptions {
   /** Installs may be slow: default 30 minutes. */
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
-  run?: CommandRunner;
+  run?: CommandRunner | undefined;
   logger?: Logger;
   /** Remove a package that failed MD5 (default true: the package path must not keep it). */
   removeOnMismatch?: boolean;

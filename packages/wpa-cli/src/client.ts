@@ -15,7 +15,7 @@ export interface WpaCliOptions {
   /** The control socket directory (`wpa_cli -p`); wpa_cli's default (/var/run/wpa_supplicant) when absent. */
   ctrlDir?: string;
   /** Runs a program from argv; defaults to the real `runCommand`. */
-  run?: CommandRunner;
+  run?: CommandRunner | undefined;
   /** Per call; the child is killed when it passes. Default 10 000 ms. */
   timeoutMs?: number;
   /**

@@ -15,7 +15,7 @@ export interface ProvisionOptions {
   /** wpa_supplicant's configuration file, set to mode 0600 after `save_config`. */
   configPath: string;
   /** `true` sets `scan_ssid=1` so a network that hides its name is probed for; `false` sets 0. */
-  hidden?: boolean;
+  hidden?: boolean | undefined;
   /** Changes a file's mode; defaults to `fs.promises.chmod`. */
   chmod?: (path: string, mode: number) => Promise<void>;
   /** Defaults to the client's logger. */
