@@ -40,7 +40,7 @@ export interface ApplianceOptions {
   gateway?: string;
   hostapdConfigPath?: string;
   /** The state to show first (after a controlled restart: `Connected`). */
-  initialState?: ProvisioningState;
+  initialState?: ProvisioningState | undefined;
   /** After a valid save and reconnect. */
   onRestart?: (info: { pendingWebhookTest: boolean }) => void;
   /** Called with the settings snapshot once it is loaded, before anything runs on it. */
@@ -54,7 +54,7 @@ export interface ApplianceOptions {
     finishDelayMs?: number;
     pollMs?: number;
   };
-  wifiPollMs?: number;
+  wifiPollMs?: number | undefined;
 }
 
 /** One consistent configuration snapshot of Area A (replaced as a whole after a valid save). */
@@ -77,7 +77,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     path: options.settingsPath,
     files: options.files,
     logger,
-    ...(options.webhookHttp ? { webhookHttp: options.webhookHttp } : {}),
+    webhookHttp: options.webhookHttp,
   });
   const snapshot = await settings.load();
   await options.onSettings?.(snapshot);
@@ -88,7 +88,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     radio,
     logger,
     secrets,
-    ...(options.wifiPollMs ? { pollMs: options.wifiPollMs } : {}),
+    pollMs: options.wifiPollMs || undefined,
   });
 
   let controller: ProvisioningController;
@@ -111,7 +111,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       logger,
       serve: options.serve,
       pinAttempts,
-      ...(options.gateway ? { gateway: options.gateway } : {}),
+      gateway: options.gateway || undefined,
     });
   };
 
@@ -123,9 +123,9 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     files: options.files,
     logger,
     secrets,
-    ...(options.hostapdConfigPath ? { hostapdConfigPath: options.hostapdConfigPath } : {}),
-    ...(options.setupUrl ? { setupUrl: options.setupUrl } : {}),
-    ...(options.initialState ? { initialState: options.initialState } : {}),
+    hostapdConfigPath: options.hostapdConfigPath || undefined,
+    setupUrl: options.setupUrl || undefined,
+    initialState: options.initialState,
     ...options.timing,
     startPortal: async () => {
       portal ??= await loadPortal();

@@ -423,7 +423,7 @@ async function sim(values: Values, common: Common): Promise<number> {
   const { createSystemdNotifier } = await import('./adapters/system/notify.js');
   const profile = simProfile({
     dataDir,
-    ...(path_(values, 'config') ? { settings: path_(values, 'config')! } : {}),
+    settings: path_(values, 'config'),
     screenPort,
   });
   const adapters = createSimAdapters({
@@ -432,7 +432,7 @@ async function sim(values: Values, common: Common): Promise<number> {
     portalPort: port,
     device: withDevice,
     cloudUrl: cloudUrl || undefined,
-    ...(ntp ? { ntp } : {}),
+    ntp,
     // the simulator reports to a service manager like the device (the benchmark measures READY=1)
     notifier: createSystemdNotifier({
       socket: process.env.NOTIFY_SOCKET,

@@ -38,7 +38,7 @@ export interface DeviceAdapters {
   audio: AudioCapture;
   battery: BatteryPort;
   asrEngine?: AsrEngine;
-  bluetooth?: { port: BtPort; probeIntervalMs?: number };
+  bluetooth?: { port: BtPort; probeIntervalMs?: number } | undefined;
   ota: Pick<
     DeviceAppOptions['ota'],
     | 'run'
@@ -63,13 +63,13 @@ export interface DeviceAdapters {
 export interface ClockAdapters {
   setClock: SetClock;
   createSocket: CreateUdpSocket;
-  resolveHost?: ResolveHost;
+  resolveHost?: ResolveHost | undefined;
   /** Port asked on every server (default 123; the lab uses another). */
-  port?: number;
+  port?: number | undefined;
   /** Servers to ask instead of the settings' `ntp.servers` (the simulator's `--ntp`). */
   servers?: string[];
   /** A second source for a step of more than 24 h: the cloud's HTTPS `Date`. */
-  secondSource?: () => Promise<Date | null>;
+  secondSource?: (() => Promise<Date | null>) | undefined;
 }
 
 /**
@@ -81,8 +81,8 @@ export interface RuntimeAdapters {
   station: Station & { close?(): void };
   files: FileStore;
   serve: HttpServe;
-  clock?: ClockAdapters;
-  notifier?: Notifier;
+  clock?: ClockAdapters | undefined;
+  notifier?: Notifier | undefined;
   /**
    * Brings the machine into a known state before anything runs: leftovers of a crash, stray
    * daemons on the interface, `wpa_supplicant.conf`, wpa_supplicant itself. Throws a message that
@@ -219,9 +219,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
             servers,
             setClock: clock.setClock,
             createSocket: clock.createSocket,
-            ...(clock.resolveHost ? { resolveHost: clock.resolveHost } : {}),
-            ...(clock.port ? { port: clock.port } : {}),
-            ...(clock.secondSource ? { secondSource: clock.secondSource } : {}),
+            resolveHost: clock.resolveHost,
+            port: clock.port || undefined,
+            secondSource: clock.secondSource,
             logger,
           }).sync();
         },
@@ -269,14 +269,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         gateway: portal.gateway,
         hostapdConfigPath: profile.wifi.hostapd_config,
         onSettings: applySettings,
-        ...(initialState ? { initialState } : {}),
+        initialState,
         timing: {
           associationTimeoutMs: profile.wifi.association_timeout_ms,
           stepTimeoutMs: profile.wifi.step_limit_ms,
           timeoutMs: profile.wifi.setup_timeout_ms,
           ...options.timing,
         },
-        ...(options.timing?.wifiPollMs ? { wifiPollMs: options.timing.wifiPollMs } : {}),
+        wifiPollMs: options.timing?.wifiPollMs || undefined,
         onRestart: (info) => {
           pendingWebhookTest = info.pendingWebhookTest;
           restart();
@@ -319,8 +319,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       cloud: a.cloud,
       audio: a.audio,
       battery: a.battery,
-      ...(a.asrEngine ? { asrEngine: a.asrEngine } : {}),
-      ...(a.bluetooth && plan.isOn('bluetooth') ? { bluetooth: a.bluetooth } : {}),
+      asrEngine: a.asrEngine,
+      bluetooth: plan.isOn('bluetooth') ? a.bluetooth : undefined,
       ota: { ...a.ota, consent },
       onOtaEvent: (event) => screens.otaEvent(event),
       showVerificationPage: () => screens.showVerificationPage(),

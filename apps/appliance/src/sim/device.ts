@@ -76,7 +76,7 @@ export interface SimDeviceAdaptersOptions {
   dir: string;
   logger: Logger;
   /** A cloud to use; absent: a reference server is started on loopback with a firmware update. */
-  cloudUrl?: string;
+  cloudUrl?: string | undefined;
   /** Firmware version the simulated device runs (default 1.0.0; the sim server offers 1.1.0). */
   firmwareVersion?: string;
   /** Battery level the fake gauge reports (default 80). */
@@ -234,7 +234,7 @@ export async function createSimDevice(options: SimDeviceOptions): Promise<SimDev
   const a = await createSimDeviceAdapters(options);
   const app = createDeviceApp({
     bus: options.bus,
-    ...(options.settings ? { settings: options.settings } : {}),
+    settings: options.settings,
     paths: a.paths,
     stores: a.stores,
     storage: a.storage,
@@ -242,11 +242,11 @@ export async function createSimDevice(options: SimDeviceOptions): Promise<SimDev
     cloud: a.cloud,
     audio: a.audio,
     battery: a.battery,
-    ...(a.asrEngine ? { asrEngine: a.asrEngine } : {}),
-    ...(a.bluetooth ? { bluetooth: a.bluetooth } : {}),
+    asrEngine: a.asrEngine,
+    bluetooth: a.bluetooth,
     ota: { ...a.ota, consent: options.consent ?? simConsent(logger, options.consentDelayMs) },
-    ...(options.onOtaEvent ? { onOtaEvent: options.onOtaEvent } : {}),
-    ...(options.showVerificationPage ? { showVerificationPage: options.showVerificationPage } : {}),
+    onOtaEvent: options.onOtaEvent,
+    showVerificationPage: options.showVerificationPage,
     ...a.tuning,
     logger,
     ...options.overrides,

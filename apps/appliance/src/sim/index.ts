@@ -22,7 +22,7 @@ export const SIM_NETWORKS: SimNetwork[] = [
 /** The simulator's profile: every file inside `dataDir`, the screen page on `screenPort`. */
 export function simProfile(options: {
   dataDir: string;
-  settings?: string;
+  settings?: string | undefined;
   screenPort: number;
 }): DeviceProfile {
   const p = defaultProfile();
@@ -51,8 +51,8 @@ export interface SimAdaptersOptions {
   device: boolean;
   cloudUrl?: string | undefined;
   /** Ask an SNTP server after connect (the simulator only logs the time it would set). */
-  ntp?: { host: string; port: number };
-  notifier?: Notifier;
+  ntp?: { host: string; port: number } | undefined;
+  notifier?: Notifier | undefined;
 }
 
 export interface SimAdapters extends RuntimeAdapters {
@@ -119,8 +119,8 @@ export function createSimAdapters(options: SimAdaptersOptions): SimAdapters {
     station: radio,
     files: createFileStore(),
     serve: serveHttp,
-    ...(clock ? { clock } : {}),
-    ...(options.notifier ? { notifier: options.notifier } : {}),
+    clock,
+    notifier: options.notifier,
     ...(options.device
       ? {
           async device(): Promise<DeviceAdapters> {
@@ -128,7 +128,7 @@ export function createSimAdapters(options: SimAdaptersOptions): SimAdapters {
             simDevice = await createSimDeviceAdapters({
               dir: options.deviceDir,
               logger,
-              ...(options.cloudUrl ? { cloudUrl: options.cloudUrl } : {}),
+              cloudUrl: options.cloudUrl || undefined,
             });
             return simDevice;
           },

@@ -107,7 +107,7 @@ export function createSystemAdapters(options: SystemAdaptersOptions): SystemAdap
     hostapdDriver: w.hostapd_driver,
     runDir: w.run_dir,
     gateway: w.gateway,
-    ...(w.udhcpc_script ? { udhcpcScript: w.udhcpc_script } : {}),
+    udhcpcScript: w.udhcpc_script || undefined,
     // no command is killed before the radio step it belongs to runs out
     commandTimeoutMs: Math.max(COMMAND_TIMEOUT_MS, w.step_limit_ms),
     country: () => country,
@@ -167,7 +167,7 @@ export function createSystemAdapters(options: SystemAdaptersOptions): SystemAdap
       setClock: createRunnerClock(run),
       createSocket: createUdpSocket,
       resolveHost,
-      ...(options.ntpPort ? { port: options.ntpPort } : {}),
+      port: options.ntpPort || undefined,
       ...(profile.cloud.base_url || profile.cloud.hosts[profile.cloud.environment]
         ? { secondSource: () => cloudDate(profile) }
         : {}),
@@ -265,8 +265,8 @@ async function openSystemDevice(
       stores,
       identity: {
         serial: serial || storedSerial || '',
-        ...(secret ? { registrationSecret: secret } : {}),
-        ...(mac ? { mac } : {}),
+        registrationSecret: secret || undefined,
+        mac: mac || undefined,
         firmwareVersion: id.firmware_version || '0.0.0',
         modelVersion: id.model_version,
       },
@@ -288,15 +288,15 @@ async function openSystemDevice(
         profile.audio.capture_device ? { device: profile.audio.capture_device } : {},
       ),
       battery: createPowerSupplyBattery(profile.battery.source || 'mains'),
-      ...(bluetooth ? { bluetooth } : {}),
+      bluetooth,
       ota: {
         reboot: createSystemReboot(run),
-        ...(profile.ota.certificate ? { certificate: profile.ota.certificate } : {}),
-        ...(profile.ota.hardware_revision ? { hardware: profile.ota.hardware_revision } : {}),
+        certificate: profile.ota.certificate || undefined,
+        hardware: profile.ota.hardware_revision || undefined,
         minBattery: profile.ota.min_battery,
         ...(profile.ota.allow_downgrade ? { allowDowngrade: true } : {}),
         requireImageSha256: profile.ota.require_image_sha256,
-        ...(ca ? { ca } : {}),
+        ca,
       },
       storage: statfsStorage(p.data_dir),
       uptimeMs: () => Math.round(os.uptime() * 1000),

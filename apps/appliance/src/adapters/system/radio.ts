@@ -31,7 +31,7 @@ export interface SystemRadioOptions {
   /** Where the pid files of wpa_supplicant, udhcpc and hostapd go (default `/run/waved`). */
   runDir?: string;
   /** udhcpc `-s` script (default: udhcpc's own). */
-  udhcpcScript?: string;
+  udhcpcScript?: string | undefined;
   /**
    * Upper bound of each command (default 10 s). The device passes its radio step limit, so on a slow
    * device no command is killed before its step runs out: udhcpc killed in the middle of its script

@@ -50,7 +50,7 @@ export function createWpaStation(options: WpaStationOptions): Station & { close(
     createWpaCli({
       iface: options.iface,
       ctrlDir: options.ctrlDir,
-      ...(options.run ? { run: options.run } : {}),
+      run: options.run,
       logger: scopedLogger(log, null, { info: 'debug', warn: 'debug', error: 'debug' }),
     });
   const monitor =
@@ -92,7 +92,7 @@ export function createWpaStation(options: WpaStationOptions): Station & { close(
         ssid: request.ssidHex ? Buffer.from(request.ssidHex, 'hex') : request.ssid,
         passphrase: request.passphrase,
         configPath: options.configPath,
-        ...(request.hidden !== undefined ? { hidden: request.hidden } : {}),
+        hidden: request.hidden,
       });
     },
     onEvent(listener) {

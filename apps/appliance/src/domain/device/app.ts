@@ -68,9 +68,9 @@ export interface DeviceIdentity {
   /** Device serial (key-store slot 0); written there on first start when the slot is empty. */
   serial: string;
   /** Factory secret (database entry 0xe7), idem. */
-  registrationSecret?: string;
+  registrationSecret?: string | undefined;
   /** Wi-Fi MAC: the telemetry open UDID. */
-  mac?: string;
+  mac?: string | undefined;
   /** Version the firmware image reports until an OTA install records a newer one. */
   firmwareVersion: string;
   modelVersion?: string;
@@ -92,7 +92,7 @@ export type DeviceCloud =
 export interface DeviceAppOptions {
   bus: StateBus;
   /** The settings store (its `current()` snapshot: country, language, time zone, PIN, auto upload). */
-  settings?: { current(): Settings };
+  settings?: { current(): Settings } | undefined;
   paths: DevicePaths;
   /** The databases, the credential store and the files (opened by the adapters, closed by `stop()`). */
   stores: DeviceStores;
@@ -100,9 +100,9 @@ export interface DeviceAppOptions {
   cloud: DeviceCloud;
   audio: AudioCapture;
   battery: BatteryPort;
-  asrEngine?: AsrEngine;
+  asrEngine?: AsrEngine | undefined;
   /** Serial port of the Bluetooth module (a `SerialPort`); absent: no Bluetooth. */
-  bluetooth?: { port: BtPort; probeIntervalMs?: number };
+  bluetooth?: { port: BtPort; probeIntervalMs?: number } | undefined;
   ota: Pick<
     OtaServiceOptions,
     | 'reboot'
@@ -120,7 +120,7 @@ export interface DeviceAppOptions {
     consent?: OtaServiceOptions['consent'];
   };
   /** The UI page PC Link verification asks for (empty password). */
-  showVerificationPage?: () => void;
+  showVerificationPage?: (() => void) | undefined;
   /**
    * The failed-PIN counter the portal shares (one per device). Default: one kept in
    * `<dataDir>/pin-attempts.json`.
@@ -128,7 +128,7 @@ export interface DeviceAppOptions {
   pinAttempts?: AttemptLimiter;
   /** The PC Link transport: receives the final answer of the UI verification page. */
   onUiVerification?: (outcome: UiVerificationOutcome) => void;
-  onOtaEvent?: (event: OtaEvent) => void;
+  onOtaEvent?: ((event: OtaEvent) => void) | undefined;
   logger: Logger;
   /** Wall time, and the system uptime for `init_start`/`init_end` (default: this process's uptime). */
   clock?: { now(): number; uptimeMs?(): number };
@@ -289,11 +289,11 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
               area: resolveCloudArea({
                 country: country ?? null,
                 environment: cloud.environment ?? 0,
-                ...(cloud.baseUrl ? { baseUrl: cloud.baseUrl } : {}),
-                ...(cloud.urls ? { hosts: cloud.urls } : {}),
+                baseUrl: cloud.baseUrl || undefined,
+                hosts: cloud.urls,
               }),
-              ...(cloud.tls ? { tls: cloud.tls } : {}),
-              ...(cloud.retry ? { retry: cloud.retry } : {}),
+              tls: cloud.tls,
+              retry: cloud.retry,
               firmwareVersion: versions.get('psp_firmware'),
               logger: scopedLogger(logger, 'cloud'),
             }),
@@ -347,18 +347,18 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     packageDir: paths.packageDir ?? path.join(paths.dataDir, 'ota'),
     progressDir: paths.progressDir ?? '/tmp',
     doneFile: paths.doneFile ?? path.join(paths.progressDir ?? '/tmp', 'swu.done'),
-    ...(options.ota.run ? { run: options.ota.run } : {}),
-    ...(options.ota.certificate ? { certificate: options.ota.certificate } : {}),
-    ...(options.ota.hardware ? { hardware: options.ota.hardware } : {}),
-    ...(options.ota.minBattery !== undefined ? { minBattery: options.ota.minBattery } : {}),
+    run: options.ota.run,
+    certificate: options.ota.certificate || undefined,
+    hardware: options.ota.hardware || undefined,
+    minBattery: options.ota.minBattery,
     ...(options.ota.allowDowngrade ? { allowDowngrade: true } : {}),
     ...(options.ota.requireImageSha256 === false ? { requireImageSha256: false } : {}),
     ...(options.ota.insecure ? { insecure: true } : {}),
-    ...(options.ota.ca ? { ca: options.ota.ca } : {}),
-    ...(options.ota.checkpointBytes ? { checkpointBytes: options.ota.checkpointBytes } : {}),
+    ca: options.ota.ca || undefined,
+    checkpointBytes: options.ota.checkpointBytes || undefined,
     policyMemory: { get: () => meta.get('ota_policy'), set: (p) => meta.set('ota_policy', p) },
     language: () => settings()?.device.language ?? 'en',
-    ...(options.onOtaEvent ? { onEvent: options.onOtaEvent } : {}),
+    onEvent: options.onOtaEvent,
     logger,
     now,
   });
@@ -462,7 +462,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
     if (prev.language !== next.language || prev.country !== next.country) {
       await track('set_language_region', {
         language: next.language,
-        ...(next.country ? { region: next.country } : {}),
+        region: next.country || undefined,
       });
     }
     if (prev.prompt !== next.prompt || prev.volume !== next.volume) {
@@ -536,14 +536,12 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
       await track('toggle_speaker_mute', { state });
     },
     uiState,
-    enterReverseChargingPage: (battery) =>
-      track('enter_reverse_charging_page', battery === undefined ? {} : { battery }),
-    reverseChargingStart: (battery) =>
-      track('reverse_charging_start', battery === undefined ? {} : { battery }),
+    enterReverseChargingPage: (battery) => track('enter_reverse_charging_page', { battery }),
+    reverseChargingStart: (battery) => track('reverse_charging_start', { battery }),
     reverseChargingEnd: (battery, durationS) =>
       track('reverse_charging_end', {
-        ...(battery === undefined ? {} : { battery }),
-        ...(durationS === undefined ? {} : { duration_s: durationS }),
+        battery,
+        duration_s: durationS,
       }),
     enterUsbStorageMode: () => track('enter_usb_storage_mode', {}),
     mechanicalHeightAdjust: () => track('mechanical_height_adjust', {}),
@@ -618,9 +616,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
           telemetry,
           logger,
           phoneBookPath: paths.phoneBookPath ?? PHONE_BOOK_PATH,
-          ...(options.bluetooth.probeIntervalMs !== undefined
-            ? { probeIntervalMs: options.bluetooth.probeIntervalMs }
-            : {}),
+          probeIntervalMs: options.bluetooth.probeIntervalMs,
         });
         const name = settings()?.device.name;
         background(

@@ -82,13 +82,13 @@ export interface OtaServiceOptions {
   /** `done` is written here after a download (default /tmp/swu.done). */
   doneFile?: string;
   /** Runs swupdate (real runner on a device; a fake installer in the simulator). */
-  run?: CommandRunner;
+  run?: CommandRunner | undefined;
   /** Trusted certificate for the CMS signature, passed to swupdate as `-k`. */
-  certificate?: string;
+  certificate?: string | undefined;
   /** `board:revision` for swupdate `-H`. */
-  hardware?: string;
+  hardware?: string | undefined;
   /** Minimum battery percent to install (default 30). */
-  minBattery?: number;
+  minBattery?: number | undefined;
   /** Install versions that are not newer than the installed one (profile `ota.allow_downgrade`). */
   allowDowngrade?: boolean;
   /**
@@ -104,13 +104,13 @@ export interface OtaServiceOptions {
    */
   policyMemory?: { get(): string | undefined; set(policy: string): void };
   /** Durable checkpoint interval of the partial download (default 256 KiB). */
-  checkpointBytes?: number;
+  checkpointBytes?: number | undefined;
   /** Extra CA for the package server; `insecure` mirrors the vendor's curl -k (logged). */
-  ca?: string | Buffer;
+  ca?: string | Buffer | undefined;
   insecure?: boolean;
   /** Language of the release notes to show (default en). */
   language?: () => string;
-  onEvent?: (event: OtaEvent) => void;
+  onEvent?: ((event: OtaEvent) => void) | undefined;
   logger: Logger;
   now?: () => number;
 }
@@ -201,7 +201,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
       ca: options.ca || undefined,
       ...(options.insecure ? { insecure: true } : {}),
       progressIntervalMs: 100,
-      ...(onProgress ? { onProgress } : {}),
+      onProgress,
       logger: otaLogger,
     });
   }
@@ -281,6 +281,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
         stage: 'download',
         code,
         message: (error as Error).message,
+        // an event handed to listeners carries `refusal` only when there is one
         ...(refusal ? { refusal } : {}),
       });
       logger.warn?.(
@@ -315,7 +316,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
         await store.remove();
         await options.reboot();
       },
-      ...(options.run ? { run: options.run } : {}),
+      run: options.run,
       // A device without ota.certificate runs no OTA service unless its profile says
       // ota.allow_unsigned = true (profile/features.ts); then, as in the simulator, installs go
       // ahead without a signature check and @waved/swu-ota logs a warning at every one.
@@ -325,7 +326,7 @@ export function createOtaService(options: OtaServiceOptions): OtaService {
       installedVersion: versions.get(kind),
       // the profile's ota.allow_downgrade reaches the installer's own anti-rollback check too
       ...(options.allowDowngrade ? { allowDowngrade: true } : {}),
-      ...(options.hardware ? { hardware: options.hardware } : {}),
+      hardware: options.hardware || undefined,
       logger: otaLogger,
     });
     try {

@@ -140,7 +140,7 @@ export interface PageOptions {
   title: string;
   body: string;
   /** Seconds; a meta refresh to `refreshTo` (no script needed). */
-  refresh?: { seconds: number; to: string };
+  refresh?: { seconds: number; to: string } | undefined;
   script?: string;
   /** The page the language links lead to, in another language (default `/`). */
   languagePath?: string | undefined;
@@ -498,7 +498,7 @@ export interface MessagePage {
   title: string;
   /** HTML, already escaped. */
   html: string;
-  refresh?: { seconds: number; to: string };
+  refresh?: { seconds: number; to: string } | undefined;
   /** Where the language links lead (default `/`). */
   languagePath?: string;
   langParam?: string | null;
@@ -512,7 +512,7 @@ export function renderMessage(
     tr,
     title,
     body: `<h1>${escapeHtml(title)}</h1>\n${html}`,
-    ...(refresh ? { refresh } : {}),
+    refresh,
     languagePath: languagePath || undefined,
     langParam: langParam ?? null,
   });

@@ -64,7 +64,7 @@ export interface PortalOptions {
   session: () => PortalSession | null;
   logger: Logger;
   /** Host (and optional `:port`) every other GET/HEAD is redirected to. */
-  gateway?: string;
+  gateway?: string | undefined;
   /** Clock for the countdown (tests). */
   now?: () => number;
   /** Binds the HTTP server (node:http on a device). */

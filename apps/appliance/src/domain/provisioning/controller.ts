@@ -42,9 +42,9 @@ export interface ProvisioningControllerOptions {
   startPortal?: () => Promise<PortalHandle>;
   /** After a valid save and reconnect: a controlled restart that then runs the pending webhook test. */
   onRestart?: (info: { pendingWebhookTest: boolean; connected: boolean }) => void | Promise<void>;
-  hostapdConfigPath?: string;
+  hostapdConfigPath?: string | undefined;
   /** The address shown on the screen and in ApActive (`http://192.168.2.1/` on the device). */
-  setupUrl?: string;
+  setupUrl?: string | undefined;
   timeoutMs?: number;
   associationTimeoutMs?: number;
   addressTimeoutMs?: number;
@@ -63,7 +63,7 @@ export interface ProvisioningControllerOptions {
   logger?: Logger;
   secrets?: SecretRegistry;
   /** The state to start in (after a controlled restart: `Connected`). */
-  initialState?: ProvisioningState;
+  initialState?: ProvisioningState | undefined;
 }
 
 export interface ProvisioningController {

@@ -18,7 +18,7 @@ export interface SettingsStoreOptions {
   /** PBKDF2 iterations for new PIN records (tests lower it; default from @waved/psk). */
   pinIterations?: number;
   /** Plain-http webhook URLs the device maker allows (default `never`: https only). */
-  webhookHttp?: WebhookHttp;
+  webhookHttp?: WebhookHttp | undefined;
 }
 
 export interface SettingsStore {

@@ -121,7 +121,7 @@ export type ValidateResult =
        * The digits of a new PIN, not yet hashed: the caller hashes them (asynchronously, after
        * every other check passed) into `settings.security.device_password`.
        */
-      pin?: string;
+      pin?: string | undefined;
       /** Secrets this input removed as a consequence (`webhook.secret` when the URL changed). */
       cleared: string[];
     }
@@ -172,7 +172,7 @@ export function validateSettings(
     next.webhook.secret = '';
     cleared.push('webhook.secret');
   }
-  return { ok: true, settings: next, ...(pin !== undefined ? { pin } : {}), cleared };
+  return { ok: true, settings: next, pin, cleared };
 }
 
 type FieldResult = { error: Message } | { set: true; value: unknown } | { set: false } | { pin: string };

@@ -42,7 +42,7 @@ export type SntpSocket = UdpSocket;
 export interface SntpClientOptions {
   /** `host` or `host:port` (IPv4 literal or name); tried in order. */
   servers: readonly string[];
-  port?: number;
+  port?: number | undefined;
   timeoutMs?: number;
   minDate?: Date;
   /** Sets the system clock (`date -u -s @<seconds>` on a device). */
@@ -53,12 +53,12 @@ export interface SntpClientOptions {
    * Resolves a server name to its addresses; each address is a source of its own (a pool name
    * gives several). Absent: names are asked as they are, one source per server.
    */
-  resolveHost?: ResolveHost;
+  resolveHost?: ResolveHost | undefined;
   /**
    * Another source of the time for a step of more than 24 h when no second server agrees: the
    * cloud's HTTPS `Date` header on a device. Resolves null when it cannot tell.
    */
-  secondSource?: () => Promise<Date | null>;
+  secondSource?: (() => Promise<Date | null>) | undefined;
   randomBytes?: (n: number) => Buffer;
   now?: () => number;
   logger?: Logger;

@@ -13,7 +13,7 @@ export interface WifiServiceOptions {
   station: Station;
   /** Only `startStation` (recovery) and `startDhcpClient` (after association) are used. */
   radio: Pick<Radio, 'startStation' | 'startDhcpClient'>;
-  pollMs?: number;
+  pollMs?: number | undefined;
   /** Timers (default `systemClock`); tests pass a manual clock. */
   clock?: Clock;
   logger?: Logger;

@@ -12,7 +12,7 @@ export interface AudioServerInfo {
   channels: number;
   format: 'S16_LE';
   /** The meeting the transcription belongs to (cloud notices carry it). */
-  meetingId?: string;
+  meetingId?: string | undefined;
 }
 
 /** `SwitchAsrType`: on-device (offline) or cloud (online) recognition. */
@@ -107,7 +107,7 @@ export function localAudioServerInfo(meetingId?: string): AudioServerInfo {
     sampleRate: AUDIO_FORMAT.sampleRate,
     channels: AUDIO_FORMAT.channels,
     format: 'S16_LE',
-    ...(meetingId ? { meetingId } : {}),
+    meetingId: meetingId || undefined,
   };
 }
 

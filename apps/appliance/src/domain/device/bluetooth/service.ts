@@ -76,7 +76,7 @@ export interface BluetoothServiceOptions {
   countryCode?: () => string | undefined;
   timeoutMs?: number;
   /** 0 turns the far-end probe off (in-memory ports). */
-  probeIntervalMs?: number;
+  probeIntervalMs?: number | undefined;
 }
 
 export interface BluetoothService extends Subscribable<BluetoothEvents> {
@@ -123,7 +123,7 @@ export function createBluetoothService(options: BluetoothServiceOptions): Blueto
   const module = createBtModule({
     port: options.port,
     timeoutMs: options.timeoutMs ?? 2000,
-    ...(options.probeIntervalMs !== undefined ? { probeIntervalMs: options.probeIntervalMs } : {}),
+    probeIntervalMs: options.probeIntervalMs,
   });
   const events = createEvents<BluetoothEvents>();
   let contacts: Contact[] | null = null;
