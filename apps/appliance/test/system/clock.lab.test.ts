@@ -14,6 +14,7 @@ import {
 } from '@waved/test-lab';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bin, buildCli } from '../helpers/build.js';
+import { daemonPid, wiredWifiProfile, writeUdhcpcScript } from './lab.js';
 
 /**
  * The clock of a device without RTC (lab.md §1, §3, §8): the station joins with the real
@@ -55,35 +56,21 @@ lab.describe('SNTP after the first address, retried until the server answers (na
       `ctrl_interface=DIR=${ctrl} GROUP=root\nupdate_config=1\n\nnetwork={\n\tssid="Open"\n\tkey_mgmt=NONE\n}\n`,
       { mode: 0o600 },
     );
-    fs.writeFileSync(
-      dir.join('udhcpc.sh'),
-      [
-        '#!/bin/sh',
-        'case "$1" in',
-        '  deconfig) ip -4 addr flush dev "$interface"; ip link set "$interface" up ;;',
-        '  bound|renew) ip -4 addr flush dev "$interface"; ip addr add "$ip/24" dev "$interface" ;;',
-        'esac',
-        'exit 0',
-        '',
-      ].join('\n'),
-      { mode: 0o755 },
-    );
+    writeUdhcpcScript(dir.join('udhcpc.sh'));
     // `date` as waved calls it (date -u -s @<seconds>): recorded, never run
     const stubs = dir.join('bin');
     fs.mkdirSync(stubs);
     fs.writeFileSync(path.join(stubs, 'date'), `#!/bin/sh\necho "$@" >> ${dateLog}\n`, { mode: 0o755 });
     fs.writeFileSync(
       dir.join('device.toml'),
-      `[wifi]
-interface = "wl0"
-wpa_config = "${dir.join('wpa.conf')}"
-ctrl_dir = "${ctrl}"
-wpa_driver = "wired"
-hostapd_driver = "wired"
-hostapd_config = "${dir.join('hostapd.conf')}"
-run_dir = "${dir.join('run')}"
-udhcpc_script = "${dir.join('udhcpc.sh')}"
-[paths]
+      `${wiredWifiProfile({
+        iface: 'wl0',
+        wpaConfig: dir.join('wpa.conf'),
+        ctrlDir: ctrl,
+        hostapdConfig: dir.join('hostapd.conf'),
+        runDir: dir.join('run'),
+        udhcpcScript: dir.join('udhcpc.sh'),
+      })}[paths]
 settings = "${dir.join('etc/config.toml')}"
 data_dir = "${dir.join('data')}"
 `,
@@ -105,8 +92,8 @@ data_dir = "${dir.join('data')}"
   afterAll(async () => {
     await waved?.stop(8000);
     for (const name of ['wpa_supplicant', 'udhcpc']) {
-      const file = dir.join(`run/${name}-wl0.pid`);
-      if (fs.existsSync(file)) await killPid(Number(fs.readFileSync(file, 'utf8').trim()));
+      const pid = daemonPid(dir.join('run'), name, 'wl0');
+      if (pid !== null) await killPid(pid);
     }
     for (const pid of pids) await killPid(pid);
     await sta?.remove();

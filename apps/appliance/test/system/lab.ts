@@ -39,6 +39,55 @@ export const alive = (pid: number | null) => {
   }
 };
 
+/** udhcpc's script in a namespace: puts the leased address on the interface (no route, no DNS). */
+export function writeUdhcpcScript(file: string): string {
+  fs.writeFileSync(
+    file,
+    [
+      '#!/bin/sh',
+      'case "$1" in',
+      '  deconfig) ip -4 addr flush dev "$interface"; ip link set "$interface" up ;;',
+      '  bound|renew) ip -4 addr flush dev "$interface"; ip addr add "$ip/24" dev "$interface" ;;',
+      'esac',
+      'exit 0',
+      '',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
+  return file;
+}
+
+/** The `[wifi]` section of a profile for a veth in a namespace: wpa_supplicant and hostapd with the wired driver (lab.md §1). */
+export function wiredWifiProfile(o: {
+  iface: string;
+  wpaConfig: string;
+  ctrlDir: string;
+  hostapdConfig: string;
+  runDir: string;
+  udhcpcScript: string;
+}): string {
+  return `[wifi]
+interface = "${o.iface}"
+wpa_config = "${o.wpaConfig}"
+ctrl_dir = "${o.ctrlDir}"
+wpa_driver = "wired"
+hostapd_driver = "wired"
+hostapd_config = "${o.hostapdConfig}"
+run_dir = "${o.runDir}"
+udhcpc_script = "${o.udhcpcScript}"
+`;
+}
+
+/** The pid a daemon waved started for `iface` wrote in `runDir` (`<daemon>-<iface>.pid`), or null. */
+export function daemonPid(runDir: string, daemon: string, iface: string): number | null {
+  try {
+    const pid = Number(fs.readFileSync(path.join(runDir, `${daemon}-${iface}.pid`), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 1 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function createDeviceLab(name: string, extraProfile = ''): Promise<DeviceLab> {
   const dir = tempDir(`waved-${name}-`);
   const ap = await createNetns(`${name.slice(0, 4)}a`);
@@ -54,33 +103,18 @@ export async function createDeviceLab(name: string, extraProfile = ''): Promise<
     etc,
     data: dir.join('var/lib/waved'),
   };
-  const script = dir.join('udhcpc.sh');
-  fs.writeFileSync(
-    script,
-    [
-      '#!/bin/sh',
-      'case "$1" in',
-      '  deconfig) ip -4 addr flush dev "$interface"; ip link set "$interface" up ;;',
-      '  bound|renew) ip -4 addr flush dev "$interface"; ip addr add "$ip/24" dev "$interface" ;;',
-      'esac',
-      'exit 0',
-      '',
-    ].join('\n'),
-    { mode: 0o755 },
-  );
+  const script = writeUdhcpcScript(dir.join('udhcpc.sh'));
   const profile = dir.join('device.toml');
   fs.writeFileSync(
     profile,
-    `[wifi]
-interface = "ap0"
-wpa_config = "${paths.wpaConf}"
-ctrl_dir = "${paths.ctrl}"
-wpa_driver = "wired"
-hostapd_driver = "wired"
-hostapd_config = "${paths.hostapdConf}"
-run_dir = "${paths.runDir}"
-udhcpc_script = "${script}"
-
+    `${wiredWifiProfile({
+      iface: 'ap0',
+      wpaConfig: paths.wpaConf,
+      ctrlDir: paths.ctrl,
+      hostapdConfig: paths.hostapdConf,
+      runDir: paths.runDir,
+      udhcpcScript: script,
+    })}
 [paths]
 settings = "${paths.settings}"
 data_dir = "${paths.data}"
@@ -92,14 +126,7 @@ progress_dir = "${dir.path}"
 done_file = "${dir.join('swu.done')}"
 ${extraProfile}`,
   );
-  const pidOf = (daemon: string) => {
-    try {
-      const pid = Number(fs.readFileSync(path.join(paths.runDir, `${daemon}-ap0.pid`), 'utf8').trim());
-      return Number.isInteger(pid) && pid > 1 ? pid : null;
-    } catch {
-      return null;
-    }
-  };
+  const pidOf = (daemon: string) => daemonPid(paths.runDir, daemon, 'ap0');
   return {
     dir,
     ap,
