@@ -1,4 +1,5 @@
 export { type ManualClock, manualClock } from './clock.js';
+export { listenLoopback, SPEC_CLOUD_POST_HEADERS } from './cloud.js';
 export { LabError, type LabErrorCode } from './errors.js';
 export { type ExecResult, exec, killPid, type Peer, startPeer, stopAllPeers } from './exec.js';
 export { type Gate, hasProgram, isCi, needs, type Requirement, SKIP_MARK } from './needs.js';

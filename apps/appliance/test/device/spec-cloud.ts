@@ -4,7 +4,7 @@
 // @waved/psp-cloud, so the appliance is held against the text, not against our reference server.
 import crypto from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLoopback, SPEC_CLOUD_POST_HEADERS } from '@waved/test-lab';
 
 export type Env = 'production' | 'test';
 type Region = 'cn' | 'us' | 'eu';
@@ -63,15 +63,6 @@ export interface SpecCloud {
 
 const SPEC_SERIAL = 'PSP0001';
 const SPEC_FACTORY_SECRET = 'factory-secret';
-
-const POST_HEADERS: Record<string, string> = {
-  'content-type': 'application/json',
-  'user-agent': 'PSP_DEVICE',
-  accept: '*/*',
-  'cache-control': 'no-cache',
-  'accept-encoding': 'gzip, deflate, br',
-  connection: 'keep-alive',
-};
 
 /** decisions, "cloud signature": hex HMAC-SHA256(key, METHOD\npath?query\ntimestamp\nnonce\nsalt\nsha256hex(body)). */
 function signature(
@@ -134,7 +125,7 @@ export async function startSpecCloud(): Promise<SpecCloud> {
           problems.push(`${r.method} ${pathname} sent to the ${r.service} URL, not ${service}`);
       };
       const signed = (key: string | undefined, salt: string) => {
-        for (const [k, v] of Object.entries(POST_HEADERS)) {
+        for (const [k, v] of Object.entries(SPEC_CLOUD_POST_HEADERS)) {
           if (r.method === 'POST' && r.headers[k] !== v)
             problems.push(`${pathname}: header ${k} is ${r.headers[k]}`);
         }
@@ -315,8 +306,7 @@ export async function startSpecCloud(): Promise<SpecCloud> {
       return send(404);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = await listenLoopback(server);
   const fake: SpecCloud = {
     url,
     seen,

@@ -3,7 +3,7 @@
 // request it gets. Independent of the package: no route table, no signing module, no server.
 import crypto from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLoopback } from '@waved/test-lab';
 import {
   type Base,
   describeMatcher,
@@ -253,8 +253,7 @@ export async function startFakeCloud(): Promise<FakeCloud> {
       }
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = await listenLoopback(server);
   const fake: FakeCloud = {
     url,
     seen,

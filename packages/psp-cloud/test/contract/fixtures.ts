@@ -3,6 +3,8 @@
 // spec says "not shown", from docs/decisions.md ("@waved/psp-cloud"). They are kept apart from the
 // package on purpose: nothing here imports the route table, the signing module or the server.
 
+import { SPEC_CLOUD_POST_HEADERS } from '@waved/test-lab';
+
 /** A value a request must carry: a literal, a pattern, or a named check. */
 export type Matcher = string | number | boolean | RegExp | { check: (v: unknown) => boolean; means: string };
 
@@ -47,14 +49,7 @@ const any = (type: 'string' | 'number' | 'object'): Matcher => ({
 });
 
 /** "Common request headers on every cloud POST" (spec, Endpoints B). */
-export const POST_HEADERS: Record<string, Matcher> = {
-  'content-type': 'application/json',
-  'user-agent': 'PSP_DEVICE',
-  accept: '*/*',
-  'cache-control': 'no-cache',
-  'accept-encoding': 'gzip, deflate, br',
-  connection: 'keep-alive',
-};
+export const POST_HEADERS: Record<string, Matcher> = { ...SPEC_CLOUD_POST_HEADERS };
 
 /** "plus the signature headers" (spec, Authentication B3; names and format: decisions, "cloud signature"). */
 export const SIGNATURE: Record<string, Matcher> = {
