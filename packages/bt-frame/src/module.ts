@@ -1,5 +1,4 @@
-import { EventEmitter } from 'node:events';
-import { type Clock, systemClock } from '@waved/internal';
+import { type Clock, createEvents, systemClock } from '@waved/internal';
 import { BT_COMMAND_MAX_DATA } from './commands.js';
 import {
   createFrameDecoder,
@@ -159,7 +158,7 @@ export function createBtModule(options: BtModuleOptions): BtModule {
     ...options.decoder,
     now,
   });
-  const emitter = new EventEmitter();
+  const events = createEvents<BtModuleEvents>();
   const pending = new Map<number, Pending[]>();
   const subscribers = new Map<number, Set<(m: BtMessage) => void>>();
   const counters: BtModuleCounters = { sent: 0, replies: 0, events: 0, timeouts: 0 };
@@ -188,12 +187,12 @@ export function createBtModule(options: BtModuleOptions): BtModule {
       return;
     }
     counters.events++;
-    emitter.emit('event', message);
+    events.emit('event', message);
   }
 
   function handle(r: DecodeResult): void {
     for (const f of r.frames) deliver(f);
-    for (const e of r.errors) emitter.emit('fault', e);
+    for (const e of r.errors) events.emit('fault', e);
   }
 
   function armDecodeTimer(): void {
@@ -251,7 +250,7 @@ export function createBtModule(options: BtModuleOptions): BtModule {
       }
     }
     pending.clear();
-    emitter.emit('close', error);
+    events.emit('close', error);
   }
 
   function scheduleProbe(): void {
@@ -360,22 +359,10 @@ export function createBtModule(options: BtModuleOptions): BtModule {
         if (set.size === 0 && subscribers.get(cmdId) === set) subscribers.delete(cmdId);
       };
     },
-    on(event, listener) {
-      const fn = listener as (...args: unknown[]) => void;
-      emitter.on(event, fn);
-      return () => {
-        emitter.off(event, fn);
-      };
-    },
-    once(event, listener) {
-      const fn = listener as (...args: unknown[]) => void;
-      emitter.once(event, fn);
-      return () => {
-        emitter.off(event, fn);
-      };
-    },
+    on: (event, listener) => events.on(event, listener),
+    once: (event, listener) => events.once(event, listener),
     off(event, listener) {
-      emitter.off(event, listener as (...args: unknown[]) => void);
+      events.off(event, listener);
       return module;
     },
     async close() {

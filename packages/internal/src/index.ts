@@ -20,4 +20,6 @@ export {
   systemClock,
   type TimerHandle,
 } from './contracts.js';
+// Events
+export { createEvents, type Events, type Subscribable } from './events.js';
 export { closeServer, formatUrl, type Listening, type ListenOptions, listenServer } from './listen.js';

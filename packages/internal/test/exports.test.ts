@@ -4,6 +4,7 @@ it('exports exactly this list (a change to the shared internals is deliberate)',
   expect(Object.keys(await import('../src/index.js')).sort()).toMatchInlineSnapshot(`
     [
       "closeServer",
+      "createEvents",
       "formatUrl",
       "isAtomicTemp",
       "listenServer",

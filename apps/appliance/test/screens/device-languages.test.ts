@@ -1,9 +1,10 @@
 // The Bluetooth and Sound and privacy screens in every language: each state drawn by the terminal
 // renderer at 44 and 24 columns fits its box and shows every text in full.
+
+import { createEvents } from '@waved/internal';
 import { waitFor } from '@waved/test-lab';
 import { describe, expect, it } from 'vitest';
 import { StateBus } from '../../src/core/bus.js';
-import { createEvents } from '../../src/core/events.js';
 import type { DeviceUiState } from '../../src/domain/device/app.js';
 import type { BluetoothEvents, BluetoothStatus } from '../../src/domain/device/bluetooth/service.js';
 import type { DeviceScreenPort } from '../../src/domain/screens/device.js';

@@ -8,7 +8,7 @@ import {
   readPhoneBookFile,
   searchByNumber,
 } from '@waved/bt-frame';
-import { createEvents, type Subscribable } from '../../../core/events.js';
+import { createEvents, type Subscribable } from '@waved/internal';
 import type { Logger } from '../../../core/log/logger.js';
 import { PHONE_BOOK_PATH } from '../constants.js';
 import { DeviceError } from '../errors.js';

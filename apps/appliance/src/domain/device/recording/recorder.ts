@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createEvents, type Subscribable } from '../../../core/events.js';
+import { createEvents, type Subscribable } from '@waved/internal';
 import type { Logger } from '../../../core/log/logger.js';
 import { AUDIO_BYTES_PER_SECOND, AUDIO_FORMAT, type TranscriptionMode } from '../constants.js';
 import { DeviceError } from '../errors.js';
