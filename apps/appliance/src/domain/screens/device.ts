@@ -77,12 +77,16 @@ const NONE = '—';
  * The Bluetooth and options screens. The module is asked (info, status bytes) when the screen
  * opens and after every action or module event; the view draws the last answer.
  */
-export function createDeviceScreenModel(
-  port: DeviceScreenPort | undefined,
-  changed: () => void,
+export interface DeviceScreenModelOptions {
+  /** The device application; absent on a device without one (the screens say so). */
+  port?: DeviceScreenPort | undefined;
+  /** Something the view draws changed. */
+  onChange: () => void;
   /** A phone asks to connect: the screens show the Bluetooth screen with the question. */
-  onRequest: () => void,
-) {
+  onRequest: () => void;
+}
+
+export function createDeviceScreenModel({ port, onChange: changed, onRequest }: DeviceScreenModelOptions) {
   let info: ModuleInfo | null = null;
   let status: BluetoothStatus | null = null;
   let failed = false;

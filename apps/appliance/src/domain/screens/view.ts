@@ -277,17 +277,17 @@ export function createScreens(options: ScreensOptions): Screens {
 
   const update = createUpdateModel({ clock, onChange: () => emit() });
   const verify = createVerifyModel({ port: options.verification, clock, onChange: () => emit() });
-  const device = createDeviceScreenModel(
-    options.device,
-    () => emit(),
-    () => {
+  const device = createDeviceScreenModel({
+    port: options.device,
+    onChange: () => emit(),
+    onRequest: () => {
       // a phone asks to connect: the question shows over the menus (not over setup or an update)
       if (screen === 'menu' || screen === 'wifi' || screen === 'options') {
         screen = 'bluetooth';
         confirming = false;
       }
     },
-  );
+  });
 
   function emit(): void {
     syncTicker();
