@@ -1,7 +1,8 @@
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import { tempDir } from '@waved/test-lab';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { arecordArgs, createArecordCapture } from '../../src/adapters/system/audio.js';
 import { recoverWav, WavWriter } from '../../src/adapters/system/wav-file.js';
 import { DeviceError } from '../../src/domain/device/errors.js';
@@ -63,9 +64,21 @@ describe('WavWriter and recoverWav', () => {
     await expect(WavWriter.create(file, format)).rejects.toMatchObject({ code: 'DEVICE_RECORDING_IO' });
   });
 
-  it('fixes a header from the file size and cuts a half sample', async () => {
+  it('keeps only the audio the header counts: the tail a power cut leaves past the last sync is dropped', async () => {
+    // What ext4 can leave after a cut: the new size committed, the unsynced block never written (zeros).
     const file = dir.join('b.wav');
-    fs.writeFileSync(file, Buffer.concat([encodeWavHeader(format, 0), Buffer.alloc(32001, 7)]));
+    const synced = Buffer.alloc(3200, 7);
+    fs.writeFileSync(file, Buffer.concat([encodeWavHeader(format, 3200), synced, Buffer.alloc(6400)]));
+    expect(await recoverWav(file, format)).toEqual({ bytes: 3200, durationMs: 100 });
+    const bytes = fs.readFileSync(file);
+    expect(bytes.length).toBe(44 + 3200);
+    expect(decodeWavHeader(bytes).dataBytes).toBe(3200);
+    expect(bytes.subarray(44).equals(synced)).toBe(true);
+  });
+
+  it("falls back to the file size, cut to whole samples, when the header is not the writer's", async () => {
+    const file = dir.join('b2.wav');
+    fs.writeFileSync(file, Buffer.concat([Buffer.alloc(44, 0xff), Buffer.alloc(32001, 7)]));
     expect(await recoverWav(file, format)).toEqual({ bytes: 32000, durationMs: 1000 });
     const bytes = fs.readFileSync(file);
     expect(bytes.length).toBe(44 + 32000);
@@ -75,6 +88,36 @@ describe('WavWriter and recoverWav', () => {
     fs.writeFileSync(short, Buffer.from('RIFF'));
     expect(await recoverWav(short, format)).toEqual({ bytes: 0, durationMs: 0 });
     expect(decodeWavHeader(fs.readFileSync(short)).dataBytes).toBe(0);
+  });
+
+  it('syncs the audio before the header that counts it, and the header before it reports the bytes synced', async () => {
+    const calls: string[] = [];
+    const open = fsp.open.bind(fsp);
+    const spy = vi.spyOn(fsp, 'open').mockImplementation(async (...args: Parameters<typeof fsp.open>) => {
+      const handle = await open(...args);
+      const write = handle.write.bind(handle) as (...a: unknown[]) => Promise<unknown>;
+      const datasync = handle.datasync.bind(handle);
+      (handle as unknown as { write: unknown }).write = (...a: unknown[]) => {
+        calls.push(`write@${a[3]}`);
+        return write(...a);
+      };
+      handle.datasync = () => {
+        calls.push('datasync');
+        return datasync();
+      };
+      return handle;
+    });
+    try {
+      const w = await WavWriter.create(dir.join('order.wav'), format);
+      await w.write(Buffer.alloc(1600, 3));
+      calls.length = 0;
+      await w.sync();
+      expect(calls).toEqual(['datasync', 'write@0', 'datasync']);
+      expect(w.syncedBytes).toBe(1600);
+      await w.close();
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 

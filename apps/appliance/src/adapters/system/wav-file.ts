@@ -4,6 +4,7 @@ import { syncDir } from '@waved/internal';
 import { DeviceError } from '../../domain/device/errors.js';
 import type { WavFileWriter } from '../../domain/device/recording/store.js';
 import {
+  decodeWavHeader,
   encodeWavHeader,
   WAV_HEADER_BYTES,
   type WavFormat,
@@ -12,8 +13,10 @@ import {
 
 /**
  * Appends PCM to a WAV file so that a killed process or a power cut loses little: every write goes
- * straight to the file, and `sync()` (called at least once a second by the recorder) patches the
- * header sizes and fdatasyncs. A file left with a stale header is fixed by `recoverWav`.
+ * straight to the file, and `sync()` (called at least once a second by the recorder) makes the audio
+ * durable, then the header that counts it. The header never claims audio that is not on disk: after a
+ * power cut the file may be longer than what was synced (ext4 can commit the new size before the
+ * data, leaving zeros), and `recoverWav` keeps only what the header counts.
  */
 export class WavWriter implements WavFileWriter {
   #bytes = 0;
@@ -88,11 +91,15 @@ export class WavWriter implements WavFileWriter {
     });
   }
 
-  /** Patches the header to the bytes written so far and fdatasyncs. */
+  /**
+   * Makes the audio written so far durable, then the header that counts it: fdatasync, header,
+   * fdatasync. When it resolves, `syncedBytes` of audio survive a power cut.
+   */
   sync(): Promise<void> {
     return this.#enqueue(async () => {
       if (this.#closed || this.#synced === this.#bytes) return;
       const bytes = this.#bytes;
+      await this.#handle.datasync();
       await this.#handle.write(encodeWavHeader(this.format, bytes), 0, WAV_HEADER_BYTES, 0);
       await this.#handle.datasync();
       this.#synced = bytes;
@@ -113,9 +120,12 @@ export class WavWriter implements WavFileWriter {
 }
 
 /**
- * Fixes a WAV file whose writer died: the data size is taken from the file size (cut to whole
- * sample frames), the header is rewritten, and the file is synced. A file shorter than a header
- * gets a fresh header with no audio.
+ * Fixes a WAV file whose writer died (a killed process or a power cut). The audio kept is what the
+ * header counts, which `WavWriter.sync` wrote only once that audio was durable; bytes past it were
+ * never synced, and after a power cut they may be zeros. A header that is not a WAV header of this
+ * format (never written by `WavWriter`) falls back to the file size. The result is cut to whole
+ * sample frames, the header rewritten and the file synced; a file shorter than a header gets a fresh
+ * header with no audio.
  */
 export async function recoverWav(
   file: string,
@@ -125,12 +135,36 @@ export async function recoverWav(
   try {
     const { size } = await handle.stat();
     const blockAlign = format.channels * (format.bitsPerSample / 8);
-    const data = Math.max(0, Math.floor((size - WAV_HEADER_BYTES) / blockAlign) * blockAlign);
+    let available = Math.max(0, size - WAV_HEADER_BYTES);
+    if (size >= WAV_HEADER_BYTES) {
+      const head = Buffer.alloc(WAV_HEADER_BYTES);
+      await handle.read(head, 0, WAV_HEADER_BYTES, 0);
+      const counted = headerDataBytes(head, format);
+      if (counted !== null) available = Math.min(available, counted);
+    }
+    const data = Math.floor(available / blockAlign) * blockAlign;
     await handle.truncate(WAV_HEADER_BYTES + data);
     await handle.write(encodeWavHeader(format, data), 0, WAV_HEADER_BYTES, 0);
     await handle.sync();
     return { bytes: data, durationMs: wavDurationMs(format, data) };
   } finally {
     await handle.close();
+  }
+}
+
+/** The data size a header of `format` counts, or null when it is not one. */
+function headerDataBytes(head: Buffer, format: WavFormat): number | null {
+  try {
+    const h = decodeWavHeader(head);
+    const f = h.format;
+    if (
+      f.sampleRate !== format.sampleRate ||
+      f.channels !== format.channels ||
+      f.bitsPerSample !== format.bitsPerSample
+    )
+      return null;
+    return h.dataBytes;
+  } catch {
+    return null;
   }
 }
