@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { removeStaleTemps } from '@waved/internal';
+import { removeStaleTemps, syncDir } from '@waved/internal';
 import { ApplianceError } from '../../core/errors.js';
 import type { Logger } from '../../core/log/logger.js';
 import type { Notifier } from '../../core/ports/notify.js';
@@ -180,9 +180,22 @@ export function createSystemAdapters(options: SystemAdaptersOptions): SystemAdap
         logger.warn?.(`removed the setup address ${w.gateway} a previous run left on ${w.interface}`);
       }
       await radio.stopStrays();
-      // temporary files an atomic write left when the power went
-      for (const file of [profile.paths.settings, w.wpa_config, credentialsFile(profile)]) {
-        await removeStaleTemps(file).catch(() => 0);
+      // Temporary files an atomic write left when the power went: ours beside each file the device
+      // keeps, and wpa_supplicant's own `<conf>.tmp` (its save_config writes it, then renames).
+      const kept = [profile.paths.settings, w.wpa_config, credentialsFile(profile), profile.paths.phone_book];
+      for (const file of kept) {
+        const n = await removeStaleTemps(file).catch(() => 0);
+        if (n > 0) logger.info?.(`removed ${n} temporary file(s) a cut write left beside ${file}`);
+      }
+      const wpaTemp = `${w.wpa_config}.tmp`;
+      if (
+        await fs.rm(wpaTemp).then(
+          () => true,
+          () => false,
+        )
+      ) {
+        await syncDir(path.dirname(w.wpa_config)).catch(() => undefined);
+        logger.info?.(`removed ${wpaTemp}, a save_config the power cut`);
       }
       await checkStationConfig(settings);
       await radio.startStation().catch((error) => logger.error?.('could not start wpa_supplicant:', error));
