@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { writeFileAtomic } from '@waved/internal';
+import { removeStaleTemps, writeFileAtomic } from '@waved/internal';
 import { DhcpError } from './errors.js';
 import type { DhcpLease } from './pool.js';
 
@@ -16,11 +16,19 @@ const FORMAT = 'waved-dhcp-leases/1';
 /**
  * A JSON lease file written atomically (the one writer of the waved packages): a temp file in the
  * same directory (mode 0600), fsync, rename over the old file, fsync of the directory. A power cut
- * leaves the old or the new table.
+ * leaves the old or the new table; `load()` removes the temp file a cut save left.
  */
 export function createFileLeaseStore(file: string): LeaseStore {
   return {
     async load() {
+      // A save the power cut may have left its temp file: the table is the old one, the temp goes.
+      try {
+        await removeStaleTemps(file);
+      } catch (error) {
+        throw new DhcpError('DHCP_STORE', `cannot clean the directory of lease file ${file}`, {
+          cause: error,
+        });
+      }
       let text: string;
       try {
         text = await fs.readFile(file, 'utf8');

@@ -220,6 +220,24 @@ describe('createDhcpServer on a UDP socket', () => {
     expect(typeOf((await second.next(2))!)).toBe(MessageType.ACK);
   });
 
+  it('loads the saved table and removes the temp file a save cut by a power loss left', async () => {
+    const dir = tempDir('dhcp-store-');
+    dirs.push(dir);
+    const file = dir.join('leases.json');
+    const lease: DhcpLease = {
+      address: '127.0.0.4',
+      clientId: '0102000000000c',
+      hardwareAddress: '02:00:00:00:00:0c',
+      state: 'bound',
+      expiresAt: Date.now() + 3_600_000,
+    };
+    await createFileLeaseStore(file).save([lease]);
+    fs.writeFileSync(dir.join('.leases.json.0123456789ab.tmp'), '{"format":"waved-dhcp-le');
+    const { server } = await setup({ store: createFileLeaseStore(file) });
+    expect(server.leases()).toEqual([expect.objectContaining({ address: '127.0.0.4', state: 'bound' })]);
+    expect(fs.readdirSync(dir.path)).toEqual(['leases.json']);
+  });
+
   it('refuses a corrupt lease file with DHCP_STORE instead of starting empty', async () => {
     const dir = tempDir('dhcp-store-');
     dirs.push(dir);
