@@ -308,7 +308,7 @@ function judge(b, cut) {
         problem('lost', i, `dhcp: ${f[1]} handed to ${f[0]}, held by ${heldBy.get(f[1])}`);
     }
     if (dhcp.mode !== '600' && dhcp.mode !== null) problem('other', i, `dhcp: mode ${dhcp.mode}`);
-    for (const f of dhcp.fresh) if (f) ledger.leases.set(f[0], { ip: f[1], until: dhcp.at + 1800_000 });
+    for (const f of dhcp.fresh) if (f) ledger.leases.set(f[0], { ip: f[1], until: dhcp.at + 600_000 });
   }
 
   // What this boot acknowledged, for the next one.
@@ -341,6 +341,7 @@ function judge(b, cut) {
     };
   }
   for (const x of B.acks.dhcp ?? []) ledger.leases.set(x.mac, { ip: x.ip, until: x.at + x.lease * 1000 });
+  for (const x of B.starts.dhcp ?? []) if (x.release) ledger.leases.delete(x.release);
 }
 
 const line = () =>

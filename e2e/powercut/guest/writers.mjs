@@ -24,7 +24,7 @@ import {
 } from '@waved/appliance';
 import { readPhoneBookFile, writePhoneBookFile } from '@waved/bt-frame';
 import { createDhcpServer, createFileLeaseStore } from '@waved/dhcp-server';
-import { removeStaleTemps } from '@waved/internal';
+import { removeStaleTemps, writeFileAtomic } from '@waved/internal';
 import { createSqliteTelemetryStore, openNodeSqlite } from '@waved/psp-cloud/sqlite';
 import { createDownloader } from '@waved/swu-ota';
 import { createWpaCli } from '@waved/wpa-cli';
@@ -415,10 +415,7 @@ async function wpa() {
   } else check({ file, missing: true });
   if (checkOnly) return;
   mkdir(dir);
-  if (!exists(file)) {
-    fs.writeFileSync(`${file}.new`, 'ctrl_interface=/run/wpa-pc\nupdate_config=1\n', { mode: 0o600 });
-    fs.renameSync(`${file}.new`, file);
-  }
+  if (!exists(file)) await writeFileAtomic(file, 'ctrl_interface=/run/wpa-pc\nupdate_config=1\n');
   // wpa_supplicant under umask 077, as the device starts it.
   const child = spawn(
     'sh',
@@ -460,7 +457,7 @@ async function wpa() {
 
 // --- the DHCP lease store: our server, real udhcpc clients joining and renewing ------------------
 async function dhcp() {
-  const { check, ack, running } = io('dhcp');
+  const { check, start, ack, running } = io('dhcp');
   const file = `${ROOT}/dhcp/leases.json`;
   mkdir(`${ROOT}/dhcp`);
   const store = createFileLeaseStore(file);
@@ -475,7 +472,7 @@ async function dhcp() {
     serverAddress: '192.168.7.1',
     netmask: '255.255.255.0',
     range: ['192.168.7.10', '192.168.7.250'],
-    leaseSeconds: 1800,
+    leaseSeconds: 600,
     router: '192.168.7.1',
     dns: '192.168.7.1',
     interface: 'pc-s',
@@ -513,7 +510,8 @@ async function dhcp() {
       ]),
     );
     await sh(ns(['ip', 'link', 'set', iface, 'up']));
-    const args = ['-i', iface, '-f', '-s', '/app/pc-udhcpc.sh', '-t', '20', '-T', '1', '-A', '1'];
+    // -R: a client that leaves releases its lease, so the pool does not run dry over a long run
+    const args = ['-i', iface, '-f', '-R', '-s', '/app/pc-udhcpc.sh', '-t', '20', '-T', '1', '-A', '1'];
     const child = spawn('ip', ns(['udhcpc', ...(keep ? args : [...args, '-q', '-n'])]), {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
@@ -567,7 +565,9 @@ async function dhcp() {
     for (const [, c] of live.slice(0, 3)) c.child.kill('SIGUSR1');
     if (live.length > 10) {
       const [iface, c] = live[0];
-      c.child.kill('SIGKILL');
+      // from here on the client no longer counts on its lease
+      start({ release: c.mac });
+      c.child.kill('SIGTERM');
       clients.delete(iface);
       sh(ns(['ip', 'link', 'del', iface]));
     }
