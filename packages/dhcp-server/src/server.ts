@@ -10,12 +10,15 @@ import {
   type UdpBatchHandle,
 } from '@waved/native';
 import { bindToInterface } from './bind.js';
+import { MessageType, Option } from './constants.js';
 import { DhcpError } from './errors.js';
 import { formatIpv4 } from './ipv4.js';
 import { createDhcpMachine, type DhcpMachineOptions, type DhcpStats } from './machine.js';
 import { type DhcpMessage, decodeMessageValue, encodeMessage, writeMessage } from './message.js';
 import type { DhcpLease } from './pool.js';
 import type { LeaseStore } from './store.js';
+
+const isAck = (m: DhcpMessage) => m.options.get(Option.MESSAGE_TYPE)?.[0] === MessageType.ACK;
 
 export interface DhcpServerOptions extends Omit<DhcpMachineOptions, 'serverPort'> {
   /**
@@ -204,7 +207,12 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       if (reply !== undefined) {
         const bytes = encodeMessage(reply.message);
         const address = addressText(reply.address);
-        if (store && reply.persist) held.push({ bytes, port: reply.port, address });
+        // A new holder's ACK waits for the save. So does any ACK while a hand-over is still unsaved:
+        // a client that repeats its REQUEST before the first ACK left is, in memory, already bound,
+        // and its second ACK must not reach it before the binding is on disk.
+        const unsaved = machine.durableVersion !== savedDurable;
+        if (store && (reply.persist || (unsaved && isAck(reply.message))))
+          held.push({ bytes, port: reply.port, address });
         else send(bytes, reply.port, address);
       }
       if (store) {

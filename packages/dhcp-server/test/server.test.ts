@@ -220,6 +220,49 @@ describe('createDhcpServer on a UDP socket', () => {
     expect(typeOf((await second.next(2))!)).toBe(MessageType.ACK);
   });
 
+  it('holds the ACK of a retransmitted REQUEST until the new holder is saved (a power cut cannot lose a lease a client was told)', async () => {
+    // A slow disk: each save takes until the test releases it.
+    const saved: DhcpLease[][] = [];
+    const pending: (() => void)[] = [];
+    const releaseAll = () => {
+      for (const r of pending.splice(0)) r();
+    };
+    const store = {
+      load: () => [] as DhcpLease[],
+      save: (leases: readonly DhcpLease[]) =>
+        new Promise<void>((resolve) => {
+          pending.push(() => {
+            saved.push([...leases]);
+            resolve();
+          });
+        }),
+    };
+    try {
+      const { send, next, replies } = await setup({ store });
+      const mac = '02:00:00:00:00:0d';
+      send(encodeMessage(request({ type: 'DISCOVER', mac })));
+      const offer = (await next())!;
+      expect(typeOf(offer)).toBe(MessageType.OFFER);
+      const y = offer.yiaddr;
+      const address = [y >>> 24, (y >>> 16) & 255, (y >>> 8) & 255, y & 255].join('.');
+      const req = request({ type: 'REQUEST', mac, serverId: '127.0.0.1', requested: address });
+      send(encodeMessage(req));
+      await waitFor(() => pending.length === 1, { what: 'the save of the new holder' });
+      // The client heard nothing yet and sends its REQUEST again, as udhcpc does after its timeout.
+      send(encodeMessage(req));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(replies.map(typeOf)).toEqual([MessageType.OFFER]);
+      releaseAll();
+      await waitFor(() => replies.length === 3 || pending.length > 0, { what: 'the ACKs or the next save' });
+      releaseAll();
+      await waitFor(() => replies.length === 3, { what: 'both ACKs after the save' });
+      expect(replies.slice(1).map(typeOf)).toEqual([MessageType.ACK, MessageType.ACK]);
+      expect(saved[0]).toEqual([expect.objectContaining({ hardwareAddress: mac, state: 'bound' })]);
+    } finally {
+      releaseAll();
+    }
+  });
+
   it('loads the saved table and removes the temp file a save cut by a power loss left', async () => {
     const dir = tempDir('dhcp-store-');
     dirs.push(dir);
