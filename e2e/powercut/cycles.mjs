@@ -241,6 +241,8 @@ function judge(b, cut) {
     if (tel.error) problem('torn', i, `telemetry: ${tel.error}`);
     const has = (n) => tel.present.some(([x, y]) => n >= x && n <= y);
     const missing = ledger.telemetry.filter((n) => n > ledger.removedUpto && !has(n));
+    // each loss is counted once
+    ledger.telemetry = ledger.telemetry.filter((n) => !missing.includes(n));
     if (missing.length > 0)
       problem(
         'lost',
@@ -294,14 +296,17 @@ function judge(b, cut) {
     // a minute's margin for the guest's clock
     const valid = [...ledger.leases].filter(([, l]) => l.until > dhcp.at + 60_000);
     const saved = new Map(dhcp.leases.map(([mac, ip]) => [mac, ip]));
+    const heldBy = new Map(valid.map(([mac, l]) => [l.ip, mac]));
     for (const [mac, l] of valid)
-      if (saved.get(mac) !== l.ip)
+      if (saved.get(mac) !== l.ip) {
         problem(
           'lost',
           i,
           `dhcp: lease ${l.ip} of ${mac} acknowledged, the store has ${saved.get(mac) ?? 'none'}`,
         );
-    const heldBy = new Map(valid.map(([mac, l]) => [l.ip, mac]));
+        // each loss is counted once
+        ledger.leases.delete(mac);
+      }
     for (const f of dhcp.fresh) {
       if (!f) problem('other', i, 'dhcp: a new client got no lease after the restart');
       else if (heldBy.has(f[1]) && heldBy.get(f[1]) !== f[0])
