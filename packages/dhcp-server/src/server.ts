@@ -42,6 +42,13 @@ export interface DhcpServerOptions extends Omit<DhcpMachineOptions, 'serverPort'
    * `node:dgram`. Default `'auto'`: batch when there is no store and the prebuilt addon loads.
    */
   transport?: 'auto' | 'batch' | 'dgram';
+  /**
+   * With the batch transport, libuv's idle-time metrics are off for this thread's event loop while
+   * the server listens (default `false`): Node turns them on, and libuv then starts every wait for
+   * packets with an extra `epoll_pwait` that finds nothing, a second call into the kernel per
+   * wake-up. Meanwhile `performance.eventLoopUtilization()` counts no idle time. `true` keeps them.
+   */
+  idleTimeMetrics?: boolean;
 }
 
 export interface DhcpServer {
@@ -286,6 +293,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       h = openUdpBatch(address, port, onBatch, {
         reuseAddr: options.interface !== undefined,
         broadcast: true,
+        idleTimeMetrics: options.idleTimeMetrics === true,
       });
     } catch (error) {
       throw new DhcpError('DHCP_BIND', `cannot bind UDP ${address}:${port} (another DHCP server? root?)`, {

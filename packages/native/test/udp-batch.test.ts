@@ -97,3 +97,18 @@ it('sets SO_BROADCAST and SO_REUSEADDR when asked, and exposes the descriptor fo
   expect(again.port).toBe(both.port);
   for (const h of [plain, both, again]) closeUdpBatch(h);
 });
+
+it('idleTimeMetrics: false stops the event loop counting idle time while open; close counts it again', async () => {
+  const idleWhileWaiting = async () => {
+    const before = performance.eventLoopUtilization();
+    await new Promise((r) => setTimeout(r, 100));
+    return performance.eventLoopUtilization(before).idle;
+  };
+  const kept = openUdpBatch('127.0.0.1', 0, () => {}); // default: left as Node set them
+  expect(await idleWhileWaiting()).toBeGreaterThan(20);
+  const handle = openUdpBatch('127.0.0.1', 0, () => {}, { idleTimeMetrics: false });
+  expect(await idleWhileWaiting()).toBe(0);
+  closeUdpBatch(handle);
+  expect(await idleWhileWaiting()).toBeGreaterThan(20);
+  closeUdpBatch(kept);
+});
