@@ -12,8 +12,8 @@ import {
 import { bindToInterface } from './bind.js';
 import { DhcpError } from './errors.js';
 import { formatIpv4 } from './ipv4.js';
-import { createDhcpMachine, type DhcpMachineOptions, type DhcpStats } from './machine.js';
-import { type DhcpMessage, decodeMessageValue, encodeMessage, writeMessage } from './message.js';
+import { createDhcpMachineCore, type DhcpMachineOptions, type DhcpStats } from './machine.js';
+import { type DhcpMessage, decodeMessageValue, encodeMessage } from './message.js';
 import type { DhcpLease } from './pool.js';
 import type { LeaseStore } from './store.js';
 
@@ -105,7 +105,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       "transport 'batch' cannot hold replies for the lease store: use 'dgram' or 'auto' with a store",
     );
   }
-  const machine = createDhcpMachine({ ...options, serverPort: port === 0 ? 67 : port });
+  const machine = createDhcpMachineCore({ ...options, serverPort: port === 0 ? 67 : port });
   const clock = options.clock ?? (options.now ? { ...systemClock, now: options.now } : systemClock);
   const now = () => clock.now();
   const log = options.logger;
@@ -233,6 +233,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
   let batch: UdpBatchHandle | undefined;
   let meta32: Int32Array = new Int32Array(0);
   let batchSendErrors = 0; // failed sends the native side reported, already counted and logged
+  const destination = { address: 0, port: 0 }; // where writeReply says the reply goes
 
   /** Takes the send failures counted in C (sendmmsg runs after the callback) into the stats and log. */
   function collectSendErrors(): void {
@@ -264,11 +265,11 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
           machine.count('malformed');
           continue;
         }
-        const reply = machine.handle(request, now());
-        if (reply === undefined) continue;
-        const written = writeMessage(reply.message, h.outBytes, i * slot);
-        meta32[at + 1] = reply.address | 0;
-        meta32[at + 2] = reply.port;
+        // the reply written straight into its send slot, from option bytes encoded once
+        const written = machine.writeReply(request, now(), h.outBytes, i * slot, destination);
+        if (written === 0) continue;
+        meta32[at + 1] = destination.address | 0;
+        meta32[at + 2] = destination.port;
         meta32[at + 3] = written;
       } catch (error) {
         meta32[at + 3] = 0;
