@@ -225,7 +225,7 @@ export function encodeMessage(message: DhcpMessage, buf?: Uint8Array, offset = 0
  * written; what `encodeMessage` does, with no view or Buffer created (the servers' reply path).
  * Throws DHCP_ENCODE_FIELD or DHCP_ENCODE_BUFFER, with nothing written, as encodeMessage does.
  */
-export function writeMessage(message: DhcpMessage, out: Uint8Array, offset: number): number {
+function writeMessage(message: DhcpMessage, out: Uint8Array, offset: number): number {
   const m = message;
   checkField(u8(m.op) && u8(m.htype) && u8(m.hlen) && u8(m.hops), 'op/htype/hlen/hops must be bytes');
   checkField(m.hlen <= 16, 'hlen must be at most 16');
