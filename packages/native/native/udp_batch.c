@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,7 @@ typedef struct {
   int handle_open;   // uv_poll_init succeeded and its close callback has not run yet
   int js_alive;      // the wrapping JavaScript object has not been finalized
   int closed;
-  int metrics_cleared;  // this transport turned the loop's idle-time metrics off; close turns them back on
+  int metrics_cleared;  // counted in quiet_loops: this transport keeps the loop's idle-time metrics off
   uv_loop_t *loop;
   napi_env env;
   napi_ref callback;
@@ -82,19 +83,57 @@ static unsigned int *loop_option_flags(uv_loop_t *loop) {
   return (unsigned int *)loop->internal_fields;
 }
 
+// Loops whose metrics transports turned off: how many such transports are open on each, and whether
+// the metrics were on before the first (then the last one to close turns them back on). Worker
+// threads have loops of their own, hence the lock.
+#define MAX_QUIET_LOOPS 16
+static struct {
+  uv_loop_t *loop;
+  int open;
+  int were_on;
+} quiet_loops[MAX_QUIET_LOOPS];
+static pthread_mutex_t quiet_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void idle_metrics_off(Transport *t, uv_loop_t *loop) {
   unsigned int *flags = loop_option_flags(loop);
-  if (flags == NULL || (*flags & (unsigned int)UV_METRICS_IDLE_TIME) == 0) return;  // off already
-  *flags &= ~(unsigned int)UV_METRICS_IDLE_TIME;
-  t->metrics_cleared = 1;
-  t->loop = loop;
+  if (flags == NULL) return;
+  pthread_mutex_lock(&quiet_lock);
+  int free_slot = -1;
+  for (int i = 0; i < MAX_QUIET_LOOPS; i++) {
+    if (quiet_loops[i].loop == loop) {
+      quiet_loops[i].open++;
+      t->metrics_cleared = 1;
+      t->loop = loop;
+      pthread_mutex_unlock(&quiet_lock);
+      return;
+    }
+    if (quiet_loops[i].loop == NULL && free_slot < 0) free_slot = i;
+  }
+  if (free_slot >= 0) {  // more than MAX_QUIET_LOOPS loops at once: the metrics stay on for the rest
+    quiet_loops[free_slot].loop = loop;
+    quiet_loops[free_slot].open = 1;
+    quiet_loops[free_slot].were_on = (*flags & (unsigned int)UV_METRICS_IDLE_TIME) != 0;
+    *flags &= ~(unsigned int)UV_METRICS_IDLE_TIME;
+    t->metrics_cleared = 1;
+    t->loop = loop;
+  }
+  pthread_mutex_unlock(&quiet_lock);
 }
 
 static void idle_metrics_restore(Transport *t) {
   if (!t->metrics_cleared) return;
   t->metrics_cleared = 0;
-  unsigned int *flags = loop_option_flags(t->loop);
-  if (flags != NULL) *flags |= (unsigned int)UV_METRICS_IDLE_TIME;
+  pthread_mutex_lock(&quiet_lock);
+  for (int i = 0; i < MAX_QUIET_LOOPS; i++) {
+    if (quiet_loops[i].loop != t->loop) continue;
+    if (--quiet_loops[i].open == 0) {
+      unsigned int *flags = loop_option_flags(t->loop);
+      if (flags != NULL && quiet_loops[i].were_on) *flags |= (unsigned int)UV_METRICS_IDLE_TIME;
+      quiet_loops[i].loop = NULL;
+    }
+    break;
+  }
+  pthread_mutex_unlock(&quiet_lock);
 }
 
 // Stops polling and closes the socket. `with_js`: the environment can still take napi calls.

@@ -34,7 +34,7 @@ export interface UdpBatchOptions {
   broadcast?: boolean;
   /**
    * `false`: libuv's idle-time metrics are off for this thread's event loop while the transport is
-   * open, and back on when it closes. Node turns them on, and libuv then starts every wait for events
+   * open, and back on when the last transport opened this way closes. Node turns them on, and libuv then starts every wait for events
    * with an extra `epoll_pwait` that returns nothing: two calls into the kernel per wake-up instead of
    * one. Meanwhile `performance.eventLoopUtilization()` counts no idle time (it reads fully busy).
    * Default `true` (left as Node set them).
