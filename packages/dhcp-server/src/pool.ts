@@ -169,7 +169,7 @@ export class LeasePool {
     this.version++;
   }
 
-  /** `info(arg)` describes the client; it is called only when the slot changes hands. */
+  /** `info(arg)` describes the client, called only when a new holder takes the slot (no closure per call). */
   offer<T>(address: number, client: string, until: number, info: (arg: T) => ClientInfo, arg: T): void {
     const i = address - this.first;
     if (this.owner[i] === client) {
