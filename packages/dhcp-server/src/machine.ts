@@ -1,17 +1,19 @@
 import type { Logger } from '@waved/internal';
 import {
+  BOOTP_MIN_BYTES,
   BOOTREPLY,
   BOOTREQUEST,
   BROADCAST_FLAG,
   DEFAULT_MAX_DATAGRAM,
   HEADER_BYTES,
   IP_UDP_OVERHEAD,
+  MAGIC_COOKIE,
   MessageType,
   Option,
 } from './constants.js';
 import { DhcpError } from './errors.js';
-import { formatIpv4, ipv4Bytes, parseIpv4, prefixLength, readIpv4 } from './ipv4.js';
-import type { DhcpMessage } from './message.js';
+import { formatIpv4, ipv4Bytes, parseIpv4, prefixLength, readIpv4, writeIpv4 } from './ipv4.js';
+import { type DhcpMessage, optionBytes, writeOption } from './message.js';
 import { type ClientInfo, type DhcpLease, LeasePool } from './pool.js';
 
 /** @deprecated The shared `Logger` shape (every level optional); this alias goes in 1.0. */
@@ -104,8 +106,34 @@ export interface DhcpMachine {
   readonly serverId: number;
 }
 
+/**
+ * The machine the server runs: DhcpMachine plus `writeReply`, which handles a request like `handle`
+ * and writes the reply straight into `out` at `offset` (what encodeMessage makes of handle()'s reply,
+ * byte for byte), its destination into `to`; returns the reply's length, 0 for no reply.
+ */
+export interface DhcpMachineCore extends DhcpMachine {
+  writeReply(
+    request: DhcpMessage,
+    now: number,
+    out: Uint8Array,
+    offset: number,
+    to: { address: number; port: number },
+  ): number;
+}
+
 const BROADCAST = 0xffffffff;
 const EMPTY = new Uint8Array(0);
+const ZERO_FILL = Uint8Array.prototype.fill;
+
+/** Options as writeMessage lays them out, one after the other. */
+function encodeOptions(list: readonly (readonly [number, Uint8Array])[]): Uint8Array {
+  let n = 0;
+  for (const [, value] of list) n += optionBytes(value.length);
+  const out = new Uint8Array(n);
+  let i = 0;
+  for (const [code, value] of list) i = writeOption(out, i, code, value);
+  return out;
+}
 const u8 = (n: number) => Uint8Array.of(n);
 const u32 = (n: number) => Uint8Array.of(n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255);
 const TYPE_BYTES = [EMPTY, u8(1), u8(2), u8(3), u8(4), u8(5), u8(6), u8(7), u8(8)];
@@ -160,6 +188,11 @@ const HOSTNAME_OK = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
  * echoing the client identifier and RFC 8910 for option 114.
  */
 export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
+  return createDhcpMachineCore(options);
+}
+
+/** createDhcpMachine with `writeReply`, for the server. */
+export function createDhcpMachineCore(options: DhcpMachineOptions): DhcpMachineCore {
   const server = parseIpv4(options.serverAddress, 'serverAddress');
   const mask = parseIpv4(options.netmask, 'netmask');
   if (prefixLength(mask) < 1 || prefixLength(mask) > 30) {
@@ -231,7 +264,18 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
     }
     onRequest.set(code, typeof value === 'string' ? Buffer.from(value, 'utf8') : Uint8Array.from(value));
   }
-  const sentAlways = new Set<number>([1, 3, 6, 51, 53, 54, 58, 59, 114]);
+  const sentAlways = new Uint8Array(256); // a table, not a Set: one load per listed code
+  for (const code of [1, 3, 6, 51, 53, 54, 58, 59, 114]) sentAlways[code] = 1;
+  // The bytes every reply of a kind carries after option 53, and each on-request option, encoded once.
+  let commonBytes = 0;
+  for (const [, value] of common) commonBytes += 2 * Math.ceil(value.length / 255) + value.length;
+  const leaseList: [number, Uint8Array][] = [[Option.LEASE_TIME, leaseBytes]];
+  if (!infinite) leaseList.push([Option.RENEWAL_TIME, t1Bytes], [Option.REBINDING_TIME, t2Bytes]);
+  const nakOptions = encodeOptions([[Option.SERVER_ID, serverIdBytes]]);
+  const plainOptions = encodeOptions([[Option.SERVER_ID, serverIdBytes], ...common]);
+  const leaseOptions = encodeOptions([[Option.SERVER_ID, serverIdBytes], ...leaseList, ...common]);
+  const encodedOnRequest = new Map<number, Uint8Array>();
+  for (const [code, value] of onRequest) encodedOnRequest.set(code, encodeOptions([[code, value]]));
 
   const pool = new LeasePool(first, last, [server]);
   const counters: Omit<DhcpStats, 'pool'> = {
@@ -286,55 +330,49 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
     return max - IP_UDP_OVERHEAD - HEADER_BYTES;
   }
 
+  // The reply to the request being handled, decided by the functions below and kept here until
+  // handle() turns it into a DhcpMessage or writeReply() writes it: one request is handled at a time,
+  // and the batch path then makes no Map, message or reply object per datagram.
+  let replyType = 0;
+  let replyYiaddr = 0;
+  let replyWithLease = false;
+  let replyPersist = false;
+  let replyFlags = 0;
+  let replyAddress = 0;
+  let replyPort = 0;
+  let replyClientId: Uint8Array | undefined;
+  const replyExtras: number[] = []; // codes of `onRequest` options, in the client's order
+
   /**
-   * Builds a reply per RFC 2131 §4.3.1 table 3 and addresses it per §4.1. `yiaddr` 0 and no lease
-   * options for INFORM (§4.3.5); NAK carries only 53, 54 and 61 (§4.3.2, RFC 6842).
+   * Decides a reply per RFC 2131 §4.3.1 table 3 and addresses it per §4.1. `yiaddr` 0 and no lease
+   * options for INFORM (§4.3.5); NAK carries only 53, 54 and 61 (§4.3.2, RFC 6842). Returns true.
    */
-  function reply(
-    req: DhcpMessage,
-    type: number,
-    yiaddr: number,
-    withLease: boolean,
-    persist: boolean,
-  ): DhcpReply {
-    const opts = new Map<number, Uint8Array>();
-    opts.set(Option.MESSAGE_TYPE, TYPE_BYTES[type]!);
-    opts.set(Option.SERVER_ID, serverIdBytes);
+  function reply(req: DhcpMessage, type: number, yiaddr: number, withLease: boolean, persist: boolean): true {
+    replyExtras.length = 0;
     let used = 3 + 6 + 1; // 53, 54, END
     const clientId = req.options.get(Option.CLIENT_ID);
     if (clientId !== undefined) used += 2 * Math.ceil(clientId.length / 255 || 1) + clientId.length;
     if (type !== MessageType.NAK) {
-      if (withLease) {
-        opts.set(Option.LEASE_TIME, leaseBytes);
-        used += 6;
-        if (!infinite) {
-          opts.set(Option.RENEWAL_TIME, t1Bytes);
-          opts.set(Option.REBINDING_TIME, t2Bytes);
-          used += 12;
-        }
-      }
-      for (let k = 0; k < common.length; k++) {
-        const [code, value] = common[k]!; // indexed: no iterator per reply
-        opts.set(code, value);
-        used += 2 * Math.ceil(value.length / 255) + value.length;
-      }
+      if (withLease) used += infinite ? 6 : 18;
+      used += commonBytes;
       const wanted = req.options.get(Option.PARAMETER_LIST);
       if (wanted !== undefined) {
         const budget = optionBudget(req);
         for (let i = 0; i < wanted.length; i++) {
           const code = wanted[i]!;
-          if (sentAlways.has(code) || opts.has(code)) continue;
+          // 53, 54, 51, 58, 59 and the common options are in sentAlways; a code listed twice goes once
+          if (sentAlways[code] === 1 || replyExtras.includes(code)) continue;
           const value = onRequest.get(code);
           if (value === undefined) continue;
           const size = 2 * Math.max(1, Math.ceil(value.length / 255)) + value.length;
           if (used + size > budget) continue; // what does not fit is left out, never truncated
-          opts.set(code, value);
+          replyExtras.push(code);
           used += size;
         }
       }
     }
     // RFC 6842 §3: echo the client identifier in OFFER, ACK and NAK.
-    if (clientId !== undefined) opts.set(Option.CLIENT_ID, clientId);
+    replyClientId = clientId;
 
     let flags = req.flags;
     let address: number;
@@ -353,6 +391,39 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
       // cache: §4.1 allows the broadcast address when unicast is not possible.
       address = BROADCAST;
     }
+    replyType = type;
+    replyYiaddr = yiaddr;
+    replyWithLease = withLease;
+    replyPersist = persist;
+    replyFlags = flags;
+    replyAddress = address;
+    replyPort = port;
+    if (type === MessageType.OFFER) counters.offer++;
+    else if (type === MessageType.ACK) counters.ack++;
+    else if (type === MessageType.NAK) counters.nak++;
+    return true;
+  }
+
+  /** The decided reply as a DhcpMessage (options in the order writeReply writes them). */
+  function replyMessage(req: DhcpMessage): DhcpReply {
+    const opts = new Map<number, Uint8Array>();
+    opts.set(Option.MESSAGE_TYPE, TYPE_BYTES[replyType]!);
+    opts.set(Option.SERVER_ID, serverIdBytes);
+    if (replyType !== MessageType.NAK) {
+      if (replyWithLease) {
+        opts.set(Option.LEASE_TIME, leaseBytes);
+        if (!infinite) {
+          opts.set(Option.RENEWAL_TIME, t1Bytes);
+          opts.set(Option.REBINDING_TIME, t2Bytes);
+        }
+      }
+      for (let k = 0; k < common.length; k++) {
+        const [code, value] = common[k]!;
+        opts.set(code, value);
+      }
+      for (let k = 0; k < replyExtras.length; k++) opts.set(replyExtras[k]!, onRequest.get(replyExtras[k]!)!);
+    }
+    if (replyClientId !== undefined) opts.set(Option.CLIENT_ID, replyClientId);
     const message: DhcpMessage = {
       op: BOOTREPLY,
       htype: req.htype,
@@ -360,9 +431,9 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
       hops: 0,
       xid: req.xid,
       secs: 0,
-      flags,
-      ciaddr: type === MessageType.ACK ? req.ciaddr : 0,
-      yiaddr,
+      flags: replyFlags,
+      ciaddr: replyType === MessageType.ACK ? req.ciaddr : 0,
+      yiaddr: replyYiaddr,
       siaddr: 0,
       giaddr: req.giaddr,
       chaddr: req.chaddr,
@@ -370,26 +441,66 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
       file: EMPTY,
       options: opts,
     };
-    if (type === MessageType.OFFER) counters.offer++;
-    else if (type === MessageType.ACK) counters.ack++;
-    else if (type === MessageType.NAK) counters.nak++;
-    return { message, address, port, persist };
+    return { message, address: replyAddress, port: replyPort, persist: replyPersist };
   }
 
-  function nak(req: DhcpMessage): DhcpReply {
+  /**
+   * Writes the decided reply into `out` at `offset`, byte for byte what encodeMessage makes of
+   * replyMessage(), from option bytes encoded once; returns its length. Throws DHCP_ENCODE_BUFFER when
+   * it does not fit, with nothing written.
+   */
+  function writeDecided(req: DhcpMessage, out: Uint8Array, offset: number): number {
+    const fixed = replyType === MessageType.NAK ? nakOptions : replyWithLease ? leaseOptions : plainOptions;
+    let length = HEADER_BYTES + 3 + fixed.length + 1; // 53, the fixed options, the extras, 61, END
+    for (let k = 0; k < replyExtras.length; k++) length += encodedOnRequest.get(replyExtras[k]!)!.length;
+    if (replyClientId !== undefined) length += optionBytes(replyClientId.length);
+    if (length < BOOTP_MIN_BYTES) length = BOOTP_MIN_BYTES;
+    if (req.chaddr.length > 16)
+      throw new DhcpError('DHCP_ENCODE_FIELD', 'cannot encode: chaddr is at most 16 bytes');
+    if (!Number.isInteger(offset) || offset < 0 || out.length - offset < length) {
+      throw new DhcpError('DHCP_ENCODE_BUFFER', `buffer too small: need ${length} bytes at offset ${offset}`);
+    }
+    const o = offset;
+    ZERO_FILL.call(out, 0, o, o + length);
+    out[o] = BOOTREPLY;
+    out[o + 1] = req.htype;
+    out[o + 2] = req.hlen;
+    writeIpv4(out, o + 4, req.xid);
+    out[o + 10] = replyFlags >>> 8;
+    out[o + 11] = replyFlags & 255;
+    if (replyType === MessageType.ACK) writeIpv4(out, o + 12, req.ciaddr);
+    writeIpv4(out, o + 16, replyYiaddr);
+    writeIpv4(out, o + 24, req.giaddr);
+    out.set(req.chaddr, o + 28);
+    writeIpv4(out, o + 236, MAGIC_COOKIE);
+    let i = o + HEADER_BYTES;
+    out[i] = Option.MESSAGE_TYPE;
+    out[i + 1] = 1;
+    out[i + 2] = replyType;
+    out.set(fixed, i + 3);
+    i += 3 + fixed.length;
+    for (let k = 0; k < replyExtras.length; k++) {
+      const bytes = encodedOnRequest.get(replyExtras[k]!)!;
+      out.set(bytes, i);
+      i += bytes.length;
+    }
+    if (replyClientId !== undefined) i = writeOption(out, i, Option.CLIENT_ID, replyClientId);
+    out[i] = Option.END;
+    return length;
+  }
+
+  function nak(req: DhcpMessage): true {
     return reply(req, MessageType.NAK, 0, false, false);
   }
 
   /** Commits `address` to the client and ACKs it; a new holder must reach the store first. */
-  function ack(req: DhcpMessage, key: string, address: number, now: number): DhcpReply {
+  function ack(req: DhcpMessage, key: string, address: number, now: number): true {
     const renewal = pool.isBoundTo(address, key, now);
-    pool.bind(address, key, infinite ? Number.MAX_SAFE_INTEGER : now + leaseSeconds * 1000, () =>
-      clientInfo(req),
-    );
+    pool.bind(address, key, infinite ? Number.MAX_SAFE_INTEGER : now + leaseSeconds * 1000, clientInfo, req);
     return reply(req, MessageType.ACK, address, true, !renewal);
   }
 
-  function discover(req: DhcpMessage, key: string, now: number): DhcpReply | undefined {
+  function discover(req: DhcpMessage, key: string, now: number): boolean {
     counters.discover++;
     // §4.3.1: current binding, previous binding, requested address, then a free one.
     const address = pool.choose(key, ipOption(req, Option.REQUESTED_ADDRESS), now);
@@ -399,13 +510,13 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
         lastExhaustedLog = now;
         log.warn?.('DHCP pool exhausted: no OFFER sent', { client: key, refused: counters.poolExhausted });
       }
-      return undefined;
+      return false;
     }
-    pool.offer(address, key, now + offerMs, () => clientInfo(req));
+    pool.offer(address, key, now + offerMs, clientInfo, req);
     return reply(req, MessageType.OFFER, address, true, false);
   }
 
-  function request(req: DhcpMessage, key: string, now: number): DhcpReply | undefined {
+  function request(req: DhcpMessage, key: string, now: number): boolean {
     counters.request++;
     const serverId = req.options.get(Option.SERVER_ID);
     const requested = ipOption(req, Option.REQUESTED_ADDRESS);
@@ -414,12 +525,12 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
       if (serverId.length !== 4 || readIpv4(serverId, 0) !== server) {
         counters.otherServer++;
         pool.withdraw(key, now);
-        return undefined;
+        return false;
       }
       const address = requested || req.ciaddr;
       if (address === 0) {
         counters.ignored++;
-        return undefined;
+        return false;
       }
       if (address === pool.known(key) && pool.available(address, key, now))
         return ack(req, key, address, now);
@@ -432,7 +543,7 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
       const known = pool.known(key);
       if (known < 0) {
         counters.unknownClient++;
-        return authoritative ? nak(req) : undefined;
+        return authoritative ? nak(req) : false;
       }
       if (requested === known && pool.available(requested, key, now)) return ack(req, key, requested, now);
       return nak(req);
@@ -446,10 +557,10 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
       return nak(req);
     }
     counters.ignored++;
-    return undefined;
+    return false;
   }
 
-  function declined(req: DhcpMessage, key: string, now: number): undefined {
+  function declined(req: DhcpMessage, key: string, now: number): false {
     counters.decline++;
     // §4.3.3: the client found the address in use. Only the address we gave this client can be
     // quarantined, so one client cannot empty the pool by declining addresses it never held.
@@ -464,78 +575,90 @@ export function createDhcpMachine(options: DhcpMachineOptions): DhcpMachine {
     } else {
       counters.ignored++;
     }
-    return undefined;
+    return false;
   }
 
-  function released(req: DhcpMessage, key: string, now: number): undefined {
+  function released(req: DhcpMessage, key: string, now: number): false {
     counters.release++;
     // §4.3.4: mark the address free, keep the client record.
     if (!pool.release(req.ciaddr, key, now)) counters.ignored++;
-    return undefined;
+    return false;
   }
 
-  function inform(req: DhcpMessage): DhcpReply | undefined {
+  function inform(req: DhcpMessage): boolean {
     counters.inform++;
     // §4.3.5: ACK with configuration only: no lease time, yiaddr 0, unicast to ciaddr. Only a client
     // on the served subnet is answered: ciaddr is whatever the sender wrote, and an ACK to any other
     // address would reflect our traffic at a victim of the sender's choosing.
     if (!inSubnet(req.ciaddr)) {
       counters.ignored++;
-      return undefined;
+      return false;
     }
     return reply(req, MessageType.ACK, 0, false, false);
   }
 
+  /** Handles one request; true when a reply was decided (what reply() keeps). */
+  function decide(req: DhcpMessage, now: number): boolean {
+    // §4.1: a server only answers BOOTREQUESTs that carry a DHCP message type.
+    const typeOption = req.options.get(Option.MESSAGE_TYPE);
+    if (req.op !== BOOTREQUEST || typeOption === undefined || typeOption.length !== 1) {
+      counters.ignored++;
+      return false;
+    }
+    const type = typeOption[0]!;
+    // One subnet is served: a relay on another network is not ours to answer (§4.3.1 picks the
+    // pool by giaddr).
+    if (req.giaddr !== 0 && !inSubnet(req.giaddr)) {
+      counters.ignored++;
+      return false;
+    }
+    const clientId = req.options.get(Option.CLIENT_ID);
+    if (req.hlen === 0 && clientId === undefined) {
+      counters.ignored++;
+      return false;
+    }
+    // RFC 2132 §9.14: a client identifier is 2..255 bytes. A longer one (RFC 3396 concatenation)
+    // would become a key and an echo of any size, so it is refused.
+    if (clientId !== undefined && (clientId.length < 2 || clientId.length > 255)) {
+      counters.ignored++;
+      return false;
+    }
+    // DECLINE and RELEASE carry the chosen server's identifier (§4.3.3, §4.3.4, table 5).
+    if (type === MessageType.DECLINE || type === MessageType.RELEASE) {
+      const sid = req.options.get(Option.SERVER_ID);
+      if (sid !== undefined && (sid.length !== 4 || readIpv4(sid, 0) !== server)) {
+        counters.ignored++;
+        return false;
+      }
+    }
+    const key = clientKey(req);
+    switch (type) {
+      case MessageType.DISCOVER:
+        return discover(req, key, now);
+      case MessageType.REQUEST:
+        return request(req, key, now);
+      case MessageType.DECLINE:
+        return declined(req, key, now);
+      case MessageType.RELEASE:
+        return released(req, key, now);
+      case MessageType.INFORM:
+        return inform(req);
+      default:
+        counters.ignored++;
+        return false;
+    }
+  }
+
   return {
     handle(req, now) {
-      // §4.1: a server only answers BOOTREQUESTs that carry a DHCP message type.
-      const typeOption = req.options.get(Option.MESSAGE_TYPE);
-      if (req.op !== BOOTREQUEST || typeOption === undefined || typeOption.length !== 1) {
-        counters.ignored++;
-        return undefined;
-      }
-      const type = typeOption[0]!;
-      // One subnet is served: a relay on another network is not ours to answer (§4.3.1 picks the
-      // pool by giaddr).
-      if (req.giaddr !== 0 && !inSubnet(req.giaddr)) {
-        counters.ignored++;
-        return undefined;
-      }
-      const clientId = req.options.get(Option.CLIENT_ID);
-      if (req.hlen === 0 && clientId === undefined) {
-        counters.ignored++;
-        return undefined;
-      }
-      // RFC 2132 §9.14: a client identifier is 2..255 bytes. A longer one (RFC 3396 concatenation)
-      // would become a key and an echo of any size, so it is refused.
-      if (clientId !== undefined && (clientId.length < 2 || clientId.length > 255)) {
-        counters.ignored++;
-        return undefined;
-      }
-      // DECLINE and RELEASE carry the chosen server's identifier (§4.3.3, §4.3.4, table 5).
-      if (type === MessageType.DECLINE || type === MessageType.RELEASE) {
-        const sid = req.options.get(Option.SERVER_ID);
-        if (sid !== undefined && (sid.length !== 4 || readIpv4(sid, 0) !== server)) {
-          counters.ignored++;
-          return undefined;
-        }
-      }
-      const key = clientKey(req);
-      switch (type) {
-        case MessageType.DISCOVER:
-          return discover(req, key, now);
-        case MessageType.REQUEST:
-          return request(req, key, now);
-        case MessageType.DECLINE:
-          return declined(req, key, now);
-        case MessageType.RELEASE:
-          return released(req, key, now);
-        case MessageType.INFORM:
-          return inform(req);
-        default:
-          counters.ignored++;
-          return undefined;
-      }
+      return decide(req, now) ? replyMessage(req) : undefined;
+    },
+    writeReply(req, now, out, offset, to) {
+      if (!decide(req, now)) return 0;
+      const length = writeDecided(req, out, offset);
+      to.address = replyAddress;
+      to.port = replyPort;
+      return length;
     },
     leases: (now) => pool.list(now),
     stats(now) {

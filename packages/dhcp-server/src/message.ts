@@ -50,6 +50,7 @@ function fail(
  */
 function readOptions(
   buf: Uint8Array,
+  backing: ArrayBufferLike,
   start: number,
   end: number,
   into: Map<number, Uint8Array>,
@@ -70,7 +71,7 @@ function readOptions(
     if (to > end)
       fail('DHCP_DECODE_OPTION', `option ${code} at byte ${i} claims ${len} bytes, only ${end - from} left`);
     // A plain Uint8Array view: cheaper to create than Buffer#subarray, no copy.
-    const piece = new Uint8Array(buf.buffer, buf.byteOffset + from, len);
+    const piece = new Uint8Array(backing, buf.byteOffset + from, len);
     const first = into.get(code);
     if (first === undefined) into.set(code, piece);
     else {
@@ -129,10 +130,12 @@ export function decodeMessageValue(buf: Uint8Array, offset = 0, end = buf.length
   const hlen = buf[o + 2]!;
   if (hlen > 16) fail('DHCP_DECODE_HLEN', `hlen ${hlen} is larger than the 16-byte chaddr field`);
   const options = new Map<number, Uint8Array>();
-  let repeats = readOptions(buf, o + HEADER_BYTES, end, options, undefined);
+  // `.buffer` once: each read of it is a call into the runtime, and every view below shares it
+  const backing = buf.buffer;
+  let repeats = readOptions(buf, backing, o + HEADER_BYTES, end, options, undefined);
   const base = buf.byteOffset + o;
-  let sname = new Uint8Array(buf.buffer, base + 44, 64);
-  let file = new Uint8Array(buf.buffer, base + 108, 128);
+  let sname = new Uint8Array(backing, base + 44, 64);
+  let file = new Uint8Array(backing, base + 108, 128);
   // RFC 2131 §4.1 / RFC 2132 §9.3: option 52 says `file` (1), `sname` (2) or both (3) hold options;
   // they are read after the options field, file first (RFC 3396 §7).
   const overload = options.get(Option.OVERLOAD);
@@ -143,11 +146,11 @@ export function decodeMessageValue(buf: Uint8Array, offset = 0, end = buf.length
     options.delete(Option.OVERLOAD);
     const which = overload[0]!;
     if (which & 1) {
-      repeats = readOptions(buf, o + 108, o + 236, options, repeats);
+      repeats = readOptions(buf, backing, o + 108, o + 236, options, repeats);
       file = EMPTY;
     }
     if (which & 2) {
-      repeats = readOptions(buf, o + 44, o + 108, options, repeats);
+      repeats = readOptions(buf, backing, o + 44, o + 108, options, repeats);
       sname = EMPTY;
     }
     options.delete(Option.OVERLOAD); // an overload option inside file/sname means nothing more
@@ -165,7 +168,7 @@ export function decodeMessageValue(buf: Uint8Array, offset = 0, end = buf.length
     yiaddr: readIpv4(buf, o + 16),
     siaddr: readIpv4(buf, o + 20),
     giaddr: readIpv4(buf, o + 24),
-    chaddr: new Uint8Array(buf.buffer, base + 28, 16),
+    chaddr: new Uint8Array(backing, base + 28, 16),
     sname,
     file,
     options,
@@ -183,8 +186,7 @@ function optionsLength(options: Map<number, Uint8Array>): number {
   options.forEach((data, code) => {
     checkField(Number.isInteger(code) && code > 0 && code < 255, `option code ${code} (1..254)`);
     // RFC 3396: values over 255 bytes are split over several instances, each with its own header.
-    const parts = data.length === 0 ? 1 : Math.ceil(data.length / 255);
-    n += parts * 2 + data.length;
+    n += optionBytes(data.length);
   });
   return n;
 }
@@ -223,7 +225,7 @@ export function encodeMessage(message: DhcpMessage, buf?: Uint8Array, offset = 0
  * written; what `encodeMessage` does, with no view or Buffer created (the servers' reply path).
  * Throws DHCP_ENCODE_FIELD or DHCP_ENCODE_BUFFER, with nothing written, as encodeMessage does.
  */
-export function writeMessage(message: DhcpMessage, out: Uint8Array, offset: number): number {
+function writeMessage(message: DhcpMessage, out: Uint8Array, offset: number): number {
   const m = message;
   checkField(u8(m.op) && u8(m.htype) && u8(m.hlen) && u8(m.hops), 'op/htype/hlen/hops must be bytes');
   checkField(m.hlen <= 16, 'hlen must be at most 16');
@@ -257,22 +259,37 @@ export function writeMessage(message: DhcpMessage, out: Uint8Array, offset: numb
   writeIpv4(out, o + 236, MAGIC_COOKIE);
   let i = o + HEADER_BYTES;
   m.options.forEach((data, code) => {
-    if (data.length <= 255) {
-      // the common case: one instance, no view to create
-      out[i++] = code;
-      out[i++] = data.length;
-      out.set(data, i);
-      i += data.length;
-      return;
-    }
-    for (let from = 0; from < data.length; from += 255) {
-      const part = Math.min(255, data.length - from);
-      out[i++] = code;
-      out[i++] = part;
-      out.set(data.subarray(from, from + part), i);
-      i += part;
-    }
+    i = writeOption(out, i, code, data);
   });
   out[i] = Option.END;
   return length;
+}
+
+/**
+ * Writes one option at `at` as writeMessage does (code, length, data; a value over 255 bytes as
+ * consecutive instances, RFC 3396) and returns where the next one goes. No bounds check: the caller
+ * measured the space.
+ */
+export function writeOption(out: Uint8Array, at: number, code: number, data: Uint8Array): number {
+  let i = at;
+  if (data.length <= 255) {
+    // the common case: one instance, no view to create
+    out[i++] = code;
+    out[i++] = data.length;
+    out.set(data, i);
+    return i + data.length;
+  }
+  for (let from = 0; from < data.length; from += 255) {
+    const part = Math.min(255, data.length - from);
+    out[i++] = code;
+    out[i++] = part;
+    out.set(data.subarray(from, from + part), i);
+    i += part;
+  }
+  return i;
+}
+
+/** Bytes writeOption takes for a value of `length` bytes. */
+export function optionBytes(length: number): number {
+  return length === 0 ? 2 : 2 * Math.ceil(length / 255) + length;
 }

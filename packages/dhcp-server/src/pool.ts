@@ -169,7 +169,8 @@ export class LeasePool {
     this.version++;
   }
 
-  offer(address: number, client: string, until: number, info: () => ClientInfo): void {
+  /** `info(arg)` describes the client, called only when a new holder takes the slot (no closure per call). */
+  offer<T>(address: number, client: string, until: number, info: (arg: T) => ClientInfo, arg: T): void {
     const i = address - this.first;
     if (this.owner[i] === client) {
       const s = this.state[i];
@@ -180,19 +181,19 @@ export class LeasePool {
         return;
       }
     }
-    this.take(address, client, OFFERED, until, info());
+    this.take(address, client, OFFERED, until, info(arg));
   }
 
   /** Binds (or renews) `address` for `client`. A renewal changes only the expiry. */
-  bind(address: number, client: string, until: number, info: () => ClientInfo): void {
+  bind<T>(address: number, client: string, until: number, info: (arg: T) => ClientInfo, arg: T): void {
     const i = address - this.first;
     if (this.owner[i] === client && this.state[i] === BOUND) {
       this.expires[i] = until;
-      this.info[i] = info();
+      this.info[i] = info(arg);
       this.version++;
       return;
     }
-    this.take(address, client, BOUND, until, info());
+    this.take(address, client, BOUND, until, info(arg));
     this.durable++;
   }
 

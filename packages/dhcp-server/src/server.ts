@@ -13,8 +13,8 @@ import { bindToInterface } from './bind.js';
 import { MessageType, Option } from './constants.js';
 import { DhcpError } from './errors.js';
 import { formatIpv4 } from './ipv4.js';
-import { createDhcpMachine, type DhcpMachineOptions, type DhcpStats } from './machine.js';
-import { type DhcpMessage, decodeMessageValue, encodeMessage, writeMessage } from './message.js';
+import { createDhcpMachineCore, type DhcpMachineOptions, type DhcpStats } from './machine.js';
+import { type DhcpMessage, decodeMessageValue, encodeMessage } from './message.js';
 import type { DhcpLease } from './pool.js';
 import type { LeaseStore } from './store.js';
 
@@ -45,6 +45,13 @@ export interface DhcpServerOptions extends Omit<DhcpMachineOptions, 'serverPort'
    * `node:dgram`. Default `'auto'`: batch when there is no store and the prebuilt addon loads.
    */
   transport?: 'auto' | 'batch' | 'dgram';
+  /**
+   * With the batch transport, libuv's idle-time metrics are off for this thread's event loop while
+   * the server listens (default `false`): Node turns them on, and libuv then starts every wait for
+   * packets with an extra `epoll_pwait` that finds nothing, a second call into the kernel per
+   * wake-up. Meanwhile `performance.eventLoopUtilization()` counts no idle time. `true` keeps them.
+   */
+  idleTimeMetrics?: boolean;
 }
 
 export interface DhcpServer {
@@ -101,7 +108,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       "transport 'batch' cannot hold replies for the lease store: use 'dgram' or 'auto' with a store",
     );
   }
-  const machine = createDhcpMachine({ ...options, serverPort: port === 0 ? 67 : port });
+  const machine = createDhcpMachineCore({ ...options, serverPort: port === 0 ? 67 : port });
   const clock = options.clock ?? (options.now ? { ...systemClock, now: options.now } : systemClock);
   const now = () => clock.now();
   const log = options.logger;
@@ -234,6 +241,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
   let batch: UdpBatchHandle | undefined;
   let meta32: Int32Array = new Int32Array(0);
   let batchSendErrors = 0; // failed sends the native side reported, already counted and logged
+  const destination = { address: 0, port: 0 }; // where writeReply says the reply goes
 
   /** Takes the send failures counted in C (sendmmsg runs after the callback) into the stats and log. */
   function collectSendErrors(): void {
@@ -265,11 +273,11 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
           machine.count('malformed');
           continue;
         }
-        const reply = machine.handle(request, now());
-        if (reply === undefined) continue;
-        const written = writeMessage(reply.message, h.outBytes, i * slot);
-        meta32[at + 1] = reply.address | 0;
-        meta32[at + 2] = reply.port;
+        // the reply written straight into its send slot, from option bytes encoded once
+        const written = machine.writeReply(request, now(), h.outBytes, i * slot, destination);
+        if (written === 0) continue;
+        meta32[at + 1] = destination.address | 0;
+        meta32[at + 2] = destination.port;
         meta32[at + 3] = written;
       } catch (error) {
         meta32[at + 3] = 0;
@@ -294,6 +302,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       h = openUdpBatch(address, port, onBatch, {
         reuseAddr: options.interface !== undefined,
         broadcast: true,
+        idleTimeMetrics: options.idleTimeMetrics === true,
       });
     } catch (error) {
       throw new DhcpError('DHCP_BIND', `cannot bind UDP ${address}:${port} (another DHCP server? root?)`, {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   BROADCAST_FLAG,
@@ -8,7 +9,8 @@ import {
   MessageType,
   Option,
 } from '../src/index.js';
-import { opt, optIp, optU32, request, typeOf } from './helpers.js';
+import { createDhcpMachineCore } from '../src/machine.js';
+import { opt, optIp, optU32, type RequestSpec, request, typeOf } from './helpers.js';
 
 const BASE: DhcpMachineOptions = {
   serverAddress: '192.168.2.1',
@@ -416,5 +418,80 @@ describe('configuration', () => {
   it('accepts the range as { start, end }', () => {
     const m = createDhcpMachine({ ...BASE, range: { start: '192.168.2.10', end: '192.168.2.11' } });
     expect(m.stats(T0).pool.size).toBe(2);
+  });
+});
+
+describe('writeReply (the batch transport writes replies with it)', () => {
+  const pick = <T>(...values: T[]) => fc.constantFrom(...values);
+  const arbSpec: fc.Arbitrary<RequestSpec> = fc.record(
+    {
+      type: pick('DISCOVER', 'REQUEST', 'DECLINE', 'RELEASE', 'INFORM', 'OFFER', 'ACK', 'NAK'),
+      mac: pick('02:00:00:00:00:01', '02:00:00:00:00:02', '02:00:00:00:00:03', '02:00:00:00:00:04'),
+      xid: fc.nat({ max: 0xffffffff }),
+      flags: pick(0, BROADCAST_FLAG),
+      ciaddr: pick('192.168.2.50', '192.168.2.51', '192.168.2.60', '10.0.0.9'),
+      giaddr: pick('192.168.2.9', '10.0.0.1'),
+      requested: pick('192.168.2.50', '192.168.2.51', '192.168.2.52', '10.0.0.9'),
+      serverId: pick('192.168.2.1', '192.168.2.2'),
+      // short, long (up to 255) and too long (ignored) client identifiers
+      clientId: fc.oneof(
+        fc.uint8Array({ minLength: 0, maxLength: 8 }),
+        fc.integer({ min: 240, max: 300 }).map((n) => new Uint8Array(n).fill(n & 255)),
+      ),
+      params: fc.array(pick(1, 3, 6, 15, 28, 42, 51, 53, 58, 114, 119, 200), { maxLength: 12 }),
+      maxSize: pick(300, 576, 700, 1500),
+      hostname: pick('phone', 'bad name'),
+    },
+    { requiredKeys: ['type', 'mac', 'xid'] },
+  );
+  const { router: _router, ...noRouter } = BASE;
+  const configs: DhcpMachineOptions[] = [
+    BASE,
+    { ...BASE, options: { 15: 'example.lan', 42: new Uint8Array(300).fill(7), 119: new Uint8Array(0) } },
+    { ...BASE, leaseSeconds: 0xffffffff, captivePortalUri: `http://192.168.2.1/${'p'.repeat(400)}` },
+    { ...noRouter, dns: ['192.168.2.1', '192.168.2.2'], authoritative: true, options: { 28: 'x' } },
+  ];
+
+  it.each(configs.map((c, i) => [i, c] as const))(
+    'writes what encodeMessage makes of handle() for the same request stream, byte for byte (config %i)',
+    (_, config) => {
+      fc.assert(
+        fc.property(fc.array(fc.tuple(arbSpec, fc.nat({ max: 120_000 })), { maxLength: 40 }), (stream) => {
+          const a = createDhcpMachine(config);
+          const b = createDhcpMachineCore(config);
+          const out = Buffer.alloc(6000, 0xee);
+          const to = { address: -1, port: -1 };
+          let now = T0;
+          for (const [spec, step] of stream) {
+            now += step;
+            const req = request(spec);
+            const expected = a.handle(req, now);
+            out.fill(0xee);
+            const written = b.writeReply(req, now, out, 123, to);
+            if (expected === undefined) {
+              expect(written).toBe(0);
+              continue;
+            }
+            expect(out.subarray(123, 123 + written)).toEqual(encodeMessage(expected.message));
+            expect(out.subarray(0, 123).every((x) => x === 0xee)).toBe(true);
+            expect(out.subarray(123 + written).every((x) => x === 0xee)).toBe(true);
+            expect(to).toEqual({ address: expected.address, port: expected.port });
+          }
+          expect(b.stats(now)).toEqual(a.stats(now));
+          expect(b.leases(now)).toEqual(a.leases(now));
+        }),
+        { numRuns: 200 },
+      );
+    },
+  );
+
+  it('refuses a slot too small for the reply with DHCP_ENCODE_BUFFER, writing nothing', () => {
+    const b = createDhcpMachineCore(BASE);
+    const out = Buffer.alloc(400, 0xee);
+    const to = { address: 0, port: 0 };
+    expect(() => b.writeReply(request({ type: 'DISCOVER' }), T0, out, 200, to)).toThrow(
+      expect.objectContaining({ code: 'DHCP_ENCODE_BUFFER' }),
+    );
+    expect(out.every((x) => x === 0xee)).toBe(true);
   });
 });

@@ -353,6 +353,26 @@ describe('createDhcpServer on a UDP socket', () => {
     expect(server.stats().handlerErrors).toBe(0);
   });
 
+  it('the batch transport leaves idle-time metrics off while it listens (idleTimeMetrics: true keeps them); close turns them on', async () => {
+    const idleWhileWaiting = async () => {
+      const before = performance.eventLoopUtilization();
+      await new Promise((r) => setTimeout(r, 100));
+      return performance.eventLoopUtilization(before).idle;
+    };
+    const { server, send, next } = await setup({ transport: 'batch' });
+    expect(await idleWhileWaiting()).toBe(0);
+    send(encodeMessage(request({ type: 'DISCOVER', mac: '02:00:00:00:00:31' })));
+    const offer = await next();
+    expect(offer && typeOf(offer)).toBe(MessageType.OFFER);
+    await server.close();
+    expect(await idleWhileWaiting()).toBeGreaterThan(20);
+    const keeping = await setup({ transport: 'batch', idleTimeMetrics: true });
+    expect(await idleWhileWaiting()).toBeGreaterThan(20);
+    keeping.send(encodeMessage(request({ type: 'DISCOVER', mac: '02:00:00:00:00:32' })));
+    const kept = await keeping.next();
+    expect(kept && typeOf(kept)).toBe(MessageType.OFFER);
+  });
+
   it('listen() twice is a DHCP_STATE error', async () => {
     const { server } = await setup();
     await expect(server.listen()).rejects.toMatchObject({ code: 'DHCP_STATE' });

@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@
 #define META_LENGTH (META_SLOTS + 4)
 #define UDP_BATCH_REUSEADDR 1
 #define UDP_BATCH_BROADCAST 2
+#define UDP_BATCH_NO_IDLE_METRICS 4
 
 typedef struct {
   int fd;
@@ -40,6 +42,8 @@ typedef struct {
   int handle_open;   // uv_poll_init succeeded and its close callback has not run yet
   int js_alive;      // the wrapping JavaScript object has not been finalized
   int closed;
+  int metrics_cleared;  // counted in quiet_loops: this transport keeps the loop's idle-time metrics off
+  uv_loop_t *loop;
   napi_env env;
   napi_ref callback;
   napi_ref buffers[3];
@@ -68,6 +72,70 @@ static void on_poll_closed(uv_handle_t *handle) {
 
 static void env_cleanup(void *arg);
 
+// Node configures its event loop with UV_METRICS_IDLE_TIME (for performance.eventLoopUtilization()),
+// and libuv then starts every blocking wait with an extra epoll_pwait(0) that returns nothing when
+// the loop is idle: two calls into the kernel per wake-up instead of one. libuv has no call to turn
+// the option off; since libuv 1.39 (Node 14.10) it is a bit of the first field, `flags`, of the
+// loop's `internal_fields`, which is what this returns (NULL for any other libuv major version).
+static unsigned int *loop_option_flags(uv_loop_t *loop) {
+  unsigned int v = uv_version();
+  if (loop == NULL || loop->internal_fields == NULL || v < ((1u << 16) | (39u << 8)) || v >= (2u << 16)) return NULL;
+  return (unsigned int *)loop->internal_fields;
+}
+
+// Loops whose metrics transports turned off: how many such transports are open on each, and whether
+// the metrics were on before the first (then the last one to close turns them back on). Worker
+// threads have loops of their own, hence the lock.
+#define MAX_QUIET_LOOPS 16
+static struct {
+  uv_loop_t *loop;
+  int open;
+  int were_on;
+} quiet_loops[MAX_QUIET_LOOPS];
+static pthread_mutex_t quiet_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void idle_metrics_off(Transport *t, uv_loop_t *loop) {
+  unsigned int *flags = loop_option_flags(loop);
+  if (flags == NULL) return;
+  pthread_mutex_lock(&quiet_lock);
+  int free_slot = -1;
+  for (int i = 0; i < MAX_QUIET_LOOPS; i++) {
+    if (quiet_loops[i].loop == loop) {
+      quiet_loops[i].open++;
+      t->metrics_cleared = 1;
+      t->loop = loop;
+      pthread_mutex_unlock(&quiet_lock);
+      return;
+    }
+    if (quiet_loops[i].loop == NULL && free_slot < 0) free_slot = i;
+  }
+  if (free_slot >= 0) {  // more than MAX_QUIET_LOOPS loops at once: the metrics stay on for the rest
+    quiet_loops[free_slot].loop = loop;
+    quiet_loops[free_slot].open = 1;
+    quiet_loops[free_slot].were_on = (*flags & (unsigned int)UV_METRICS_IDLE_TIME) != 0;
+    *flags &= ~(unsigned int)UV_METRICS_IDLE_TIME;
+    t->metrics_cleared = 1;
+    t->loop = loop;
+  }
+  pthread_mutex_unlock(&quiet_lock);
+}
+
+static void idle_metrics_restore(Transport *t) {
+  if (!t->metrics_cleared) return;
+  t->metrics_cleared = 0;
+  pthread_mutex_lock(&quiet_lock);
+  for (int i = 0; i < MAX_QUIET_LOOPS; i++) {
+    if (quiet_loops[i].loop != t->loop) continue;
+    if (--quiet_loops[i].open == 0) {
+      unsigned int *flags = loop_option_flags(t->loop);
+      if (flags != NULL && quiet_loops[i].were_on) *flags |= (unsigned int)UV_METRICS_IDLE_TIME;
+      quiet_loops[i].loop = NULL;
+    }
+    break;
+  }
+  pthread_mutex_unlock(&quiet_lock);
+}
+
 // Stops polling and closes the socket. `with_js`: the environment can still take napi calls.
 static void shut(Transport *t, int with_js) {
   if (t->closed) return;
@@ -81,6 +149,7 @@ static void shut(Transport *t, int with_js) {
     t->fd = -1;
   }
   if (t->handle_open && !uv_is_closing((uv_handle_t *)&t->poll)) uv_close((uv_handle_t *)&t->poll, on_poll_closed);
+  idle_metrics_restore(t);
   if (with_js) {
     napi_remove_env_cleanup_hook(t->env, env_cleanup, t);
     if (t->callback) napi_delete_reference(t->env, t->callback);
@@ -231,7 +300,8 @@ static napi_status add_buffer(napi_env env, Transport *t, napi_value object, con
 
 // udpBatchOpen(address: string, port: number, onBatch: (n: number) => void, flags?: number)
 //   -> { port, fd, inBytes, outBytes, meta, batch, slot }; throws an Error with an errno code on failure.
-// flags: UDP_BATCH_REUSEADDR (SO_REUSEADDR before bind), UDP_BATCH_BROADCAST (SO_BROADCAST).
+// flags: UDP_BATCH_REUSEADDR (SO_REUSEADDR before bind), UDP_BATCH_BROADCAST (SO_BROADCAST),
+// UDP_BATCH_NO_IDLE_METRICS (the loop's idle-time metrics off while the transport is open).
 napi_value waved_udp_batch_open(napi_env env, napi_callback_info info) {
   size_t argc = 4;
   napi_value argv[4];
@@ -240,8 +310,9 @@ napi_value waved_udp_batch_open(napi_env env, napi_callback_info info) {
   napi_valuetype flags_type = napi_undefined;
   if (argc >= 4 && (napi_typeof(env, argv[3], &flags_type) != napi_ok ||
                     (flags_type != napi_undefined && napi_get_value_int32(env, argv[3], &flags) != napi_ok) ||
-                    (flags & ~(UDP_BATCH_REUSEADDR | UDP_BATCH_BROADCAST)) != 0)) {
-    napi_throw_type_error(env, "ERR_INVALID_ARG_VALUE", "udpBatchOpen flags: REUSEADDR (1) | BROADCAST (2)");
+                    (flags & ~(UDP_BATCH_REUSEADDR | UDP_BATCH_BROADCAST | UDP_BATCH_NO_IDLE_METRICS)) != 0)) {
+    napi_throw_type_error(env, "ERR_INVALID_ARG_VALUE",
+                          "udpBatchOpen flags: REUSEADDR (1) | BROADCAST (2) | NO_IDLE_METRICS (4)");
     return NULL;
   }
   char address[64];
@@ -334,6 +405,7 @@ napi_value waved_udp_batch_open(napi_env env, napi_callback_info info) {
     return NULL;
   }
   t->polling = 1;
+  if (flags & UDP_BATCH_NO_IDLE_METRICS) idle_metrics_off(t, loop);
   napi_add_env_cleanup_hook(env, env_cleanup, t);
 
   if (napi_create_int32(env, ntohs(bound.sin_port), &bound_port) != napi_ok ||

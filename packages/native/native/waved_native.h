@@ -5,7 +5,8 @@
 #define NAPI_VERSION 8
 #include <node_api.h>
 #include <stddef.h>
-// libuv: only its stable 1.x ABI (poll handles and error names), exported by every Node binary.
+// libuv: its stable 1.x ABI (poll handles, error names, uv_version), exported by every Node binary; the
+// one exception, the loop option flags of udp_batch.c, is checked against uv_version() first.
 #include <uv.h>
 
 // Bumped whenever the functions the addon exports change shape; the JavaScript loader refuses a

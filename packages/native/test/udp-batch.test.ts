@@ -97,3 +97,31 @@ it('sets SO_BROADCAST and SO_REUSEADDR when asked, and exposes the descriptor fo
   expect(again.port).toBe(both.port);
   for (const h of [plain, both, again]) closeUdpBatch(h);
 });
+
+/** Milliseconds the event loop counts as idle while it waits 100 ms for a timer. */
+async function idleWhileWaiting(): Promise<number> {
+  const before = performance.eventLoopUtilization();
+  await new Promise((r) => setTimeout(r, 100));
+  return performance.eventLoopUtilization(before).idle;
+}
+
+it('idleTimeMetrics: false stops the event loop counting idle time while open; close counts it again', async () => {
+  const kept = openUdpBatch('127.0.0.1', 0, () => {}); // default: left as Node set them
+  expect(await idleWhileWaiting()).toBeGreaterThan(20);
+  const handle = openUdpBatch('127.0.0.1', 0, () => {}, { idleTimeMetrics: false });
+  expect(await idleWhileWaiting()).toBe(0);
+  closeUdpBatch(handle);
+  expect(await idleWhileWaiting()).toBeGreaterThan(20);
+  closeUdpBatch(kept);
+});
+
+it('with two transports that turned the metrics off, idle time is counted again only when both are closed', async () => {
+  const first = openUdpBatch('127.0.0.1', 0, () => {}, { idleTimeMetrics: false });
+  const second = openUdpBatch('127.0.0.1', 0, () => {}, { idleTimeMetrics: false });
+  closeUdpBatch(first);
+  expect(await idleWhileWaiting()).toBe(0);
+  closeUdpBatch(first); // a second close changes nothing
+  expect(await idleWhileWaiting()).toBe(0);
+  closeUdpBatch(second);
+  expect(await idleWhileWaiting()).toBeGreaterThan(20);
+});
