@@ -167,7 +167,9 @@ describe('provisionNetwork (profile rules)', () => {
     [{ ssid: 'x'.repeat(33), passphrase: PASS }, '33-byte SSID'],
   ])('refuses %j (%s) before running wpa_cli, without echoing a secret', async (opts) => {
     const { sup, cli, chmod, sync } = setup();
-    const error = await provisionNetwork(cli, { configPath: '/c', chmod, sync, ...opts }).catch((e: unknown) => e);
+    const error = await provisionNetwork(cli, { configPath: '/c', chmod, sync, ...opts }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(WpaCliError);
     expect((error as WpaCliError).code).toBe('WPA_CLI_ARGUMENT');
     if ('passphrase' in opts && opts.passphrase)

@@ -1,7 +1,6 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { removeStaleTemps } from '@waved/internal';
 import { ApplianceError } from '../../core/errors.js';
 import type { Logger } from '../../core/log/logger.js';
 import type { Notifier } from '../../core/ports/notify.js';
@@ -19,6 +18,7 @@ import { createSystemdNotifier } from './notify.js';
 import { createPowerSupplyBattery, createSystemReboot, readInterfaceMac, statfsStorage } from './power.js';
 import { createSystemRadio, type SystemRadio } from './radio.js';
 import { COMMAND_TIMEOUT_MS, runCommand } from './runner.js';
+import { removeLeftTemps } from './temps.js';
 import { createUdpSocket, resolveHost } from './udp.js';
 import { createWpaStation } from './wpa-station.js';
 
@@ -180,10 +180,24 @@ export function createSystemAdapters(options: SystemAdaptersOptions): SystemAdap
         logger.warn?.(`removed the setup address ${w.gateway} a previous run left on ${w.interface}`);
       }
       await radio.stopStrays();
-      // temporary files an atomic write left when the power went
-      for (const file of [profile.paths.settings, w.wpa_config, credentialsFile(profile)]) {
-        await removeStaleTemps(file).catch(() => 0);
-      }
+      // temporary files a write left when the power went (ours, and wpa_supplicant's <conf>.tmp)
+      const p = profile.paths;
+      const removed = await removeLeftTemps(
+        {
+          atomic: [
+            p.settings,
+            `${p.settings}.invalid`,
+            w.wpa_config,
+            credentialsFile(profile),
+            p.pid_file,
+            p.power_on_flag_file,
+            p.phone_book,
+          ],
+          supplicantConfig: w.wpa_config,
+        },
+        (file, error) => logger.warn?.(`could not remove the temp file of ${file}: ${error.message}`),
+      );
+      if (removed > 0) logger.info?.(`removed ${removed} temp file(s) a power cut left`);
       await checkStationConfig(settings);
       await radio.startStation().catch((error) => logger.error?.('could not start wpa_supplicant:', error));
     },
