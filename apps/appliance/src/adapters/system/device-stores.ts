@@ -207,9 +207,9 @@ export function openSqliteRecordingStore(dir: string): RecordingStore {
     marks: (recordingId) => (marks.all(recordingId) as Array<{ at_ms: number }>).map((r) => r.at_ms),
     filePath,
     createWavWriter: (fileName, format) => WavWriter.create(filePath(fileName), format),
-    async recoverWav(fileName, format) {
+    async recoverWav(fileName, format, syncedBytes) {
       try {
-        return await recoverWav(filePath(fileName), format);
+        return await recoverWav(filePath(fileName), format, syncedBytes);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw error;

@@ -13,7 +13,8 @@ import {
 /**
  * Appends PCM to a WAV file so that a killed process or a power cut loses little: every write goes
  * straight to the file, and `sync()` (called at least once a second by the recorder) patches the
- * header sizes and fdatasyncs. A file left with a stale header is fixed by `recoverWav`.
+ * header sizes and fdatasyncs; `syncedBytes` is durable once it resolves. A file left by a killed
+ * process or a power cut is fixed by `recoverWav`.
  */
 export class WavWriter implements WavFileWriter {
   #bytes = 0;
@@ -113,19 +114,30 @@ export class WavWriter implements WavFileWriter {
 }
 
 /**
- * Fixes a WAV file whose writer died: the data size is taken from the file size (cut to whole
- * sample frames), the header is rewritten, and the file is synced. A file shorter than a header
- * gets a fresh header with no audio.
+ * Fixes a WAV file whose writer died, and returns the audio it keeps.
+ *
+ * `syncedBytes` is what the writer reported durable (`syncedBytes` after a `sync()`, the bytes the
+ * database holds for the file): those bytes are always kept. The file size alone proves nothing
+ * after a power cut: ext4 can bring a file back longer than what was synced, its tail zeros, and
+ * the header can reach the disk before the data it counts. So the bytes past `syncedBytes` are kept
+ * (a killed process leaves real audio there) up to the last sample frame that is not all zeros: a
+ * tail of zeros is what a cut leaves, and cutting it loses at most silence. The header is rewritten
+ * for what is kept, the file truncated to it and fsynced. A file shorter than a header gets a fresh
+ * header with no audio.
  */
 export async function recoverWav(
   file: string,
   format: WavFormat,
+  syncedBytes = 0,
 ): Promise<{ bytes: number; durationMs: number }> {
   const handle = await fs.open(file, 'r+');
   try {
     const { size } = await handle.stat();
     const blockAlign = format.channels * (format.bitsPerSample / 8);
-    const data = Math.max(0, Math.floor((size - WAV_HEADER_BYTES) / blockAlign) * blockAlign);
+    const whole = (n: number) => Math.floor(n / blockAlign) * blockAlign;
+    const present = Math.max(0, whole(size - WAV_HEADER_BYTES));
+    const floor = Math.min(present, whole(Math.max(0, syncedBytes)));
+    const data = await lastNonZeroFrameEnd(handle, floor, present, blockAlign);
     await handle.truncate(WAV_HEADER_BYTES + data);
     await handle.write(encodeWavHeader(format, data), 0, WAV_HEADER_BYTES, 0);
     await handle.sync();
@@ -133,4 +145,32 @@ export async function recoverWav(
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The end (in data bytes) of the last sample frame in [from, to) that holds a non-zero byte, or
+ * `from` when every frame there is zero. Reads backwards in 64 KiB steps and stops at the first
+ * non-zero byte.
+ */
+async function lastNonZeroFrameEnd(
+  handle: fs.FileHandle,
+  from: number,
+  to: number,
+  blockAlign: number,
+): Promise<number> {
+  const step = 64 * 1024;
+  const buf = Buffer.alloc(step);
+  let end = to;
+  while (end > from) {
+    const start = Math.max(from, end - step);
+    const { bytesRead } = await handle.read(buf, 0, end - start, WAV_HEADER_BYTES + start);
+    for (let i = bytesRead - 1; i >= 0; i--) {
+      if (buf[i] !== 0) {
+        const at = start + i;
+        return at - (at % blockAlign) + blockAlign;
+      }
+    }
+    end = start;
+  }
+  return from;
 }
