@@ -3,9 +3,12 @@
 // Files that matter
 export {
   type AtomicFs,
+  ensurePrivateFileSync,
   isAtomicTemp,
+  type PrivateFileOptions,
   removeStaleTemps,
   syncDir,
+  syncDirSync,
   type WriteFileAtomicOptions,
   writeFileAtomic,
 } from './atomic.js';
