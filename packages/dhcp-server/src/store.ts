@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { writeFileAtomic } from '@waved/internal';
+import { removeStaleTemps, writeFileAtomic } from '@waved/internal';
 import { DhcpError } from './errors.js';
 import type { DhcpLease } from './pool.js';
 
@@ -16,13 +16,15 @@ const FORMAT = 'waved-dhcp-leases/1';
 /**
  * A JSON lease file written atomically (the one writer of the waved packages): a temp file in the
  * same directory (mode 0600), fsync, rename over the old file, fsync of the directory. A power cut
- * leaves the old or the new table.
+ * leaves the old or the new table; `load()` removes the temp file such a cut left.
  */
 export function createFileLeaseStore(file: string): LeaseStore {
   return {
     async load() {
       let text: string;
       try {
+        // a temp file a power cut left during a save (the file itself is the old or the new table)
+        await removeStaleTemps(file);
         text = await fs.readFile(file, 'utf8');
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];

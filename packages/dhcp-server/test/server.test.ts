@@ -220,6 +220,23 @@ describe('createDhcpServer on a UDP socket', () => {
     expect(typeOf((await second.next(2))!)).toBe(MessageType.ACK);
   });
 
+  it('loads the table a power cut left and removes the temp file of the save it cut', async () => {
+    const dir = tempDir('dhcp-store-');
+    dirs.push(dir);
+    const file = dir.join('leases.json');
+    const first = await setup({ store: createFileLeaseStore(file) });
+    first.send(encodeMessage(request({ type: 'REQUEST', ciaddr: '127.0.0.4', mac: '02:00:00:00:00:0c' })));
+    expect(typeOf((await first.next())!)).toBe(MessageType.ACK);
+    await first.server.close();
+    // the cut came while the next save was writing its temp file
+    fs.writeFileSync(dir.join('.leases.json.0123456789ab.tmp'), '{"format":"waved-dhcp-le', { mode: 0o600 });
+    const second = await setup({ store: createFileLeaseStore(file) });
+    expect(second.server.leases()).toEqual([
+      expect.objectContaining({ address: '127.0.0.4', state: 'bound' }),
+    ]);
+    expect(fs.readdirSync(dir.path)).toEqual(['leases.json']);
+  });
+
   it('refuses a corrupt lease file with DHCP_STORE instead of starting empty', async () => {
     const dir = tempDir('dhcp-store-');
     dirs.push(dir);
