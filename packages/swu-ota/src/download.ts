@@ -3,7 +3,7 @@ import type http from 'node:http';
 import path from 'node:path';
 import { type Clock, type Logger, sleep, syncDir, systemClock, writeFileAtomic } from '@waved/internal';
 import { OtaError } from './errors.js';
-import { type FsPort, realFs } from './fs-port.js';
+import { type FsPort, realFs, removeLeftTemps } from './fs-port.js';
 
 // The package is fetched with resume to the package path, a progress file
 // `/tmp/curl_progress_<name>` is kept up to date and `done` is written to `/tmp/swu.done` at the end.
@@ -794,6 +794,9 @@ export function createDownloader(options: DownloaderOptions): Downloader {
       );
     }
     await fs.mkdir(dir, { recursive: true });
+    // the temp files of a state or record write a power cut interrupted (the files themselves are whole)
+    await removeLeftTemps(statePath, fs);
+    await removeLeftTemps(recordPath, fs);
     if (doneFile) await fs.rm(doneFile, { force: true });
     if (expectedMd5 !== undefined) {
       const found = await findComplete(expectedMd5, dl.size);

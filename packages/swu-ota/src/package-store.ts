@@ -10,7 +10,7 @@ import {
   type DownloadResult,
 } from './download.js';
 import { OTA_REFUSALS, OtaError, type OtaErrorCode, type OtaRefusalCategory, refusalOf } from './errors.js';
-import { realFs } from './fs-port.js';
+import { realFs, removeLeftTemps } from './fs-port.js';
 
 // The device package path with a memory: a package that was refused (MD5, hash,
 // signature, policy) is not downloaded again until the descriptor changes, and a package that
@@ -98,7 +98,12 @@ export function createPackageStore(options: PackageStoreOptions): PackageStore {
   if (!Number.isSafeInteger(max) || max < 1)
     throw new OtaError('OTA_OPTIONS', 'maxRefusals must be at least 1');
 
+  // once, before the list is first read: the temp file of a write a power cut interrupted
+  let cleaned: Promise<unknown> | undefined;
+
   async function load(): Promise<RefusalRecord[]> {
+    cleaned ??= removeLeftTemps(file, fs).catch(() => 0);
+    await cleaned;
     let text: string;
     try {
       text = await fs.readFile(file, 'utf8');

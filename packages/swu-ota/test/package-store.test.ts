@@ -176,6 +176,16 @@ lab.describe('createPackageStore: the spec path with a memory of refusals and ke
     expect(await s.refusal(lie)).toMatchObject({ category: 'md5' });
   });
 
+  it('removes the temp file a power cut left in a refusal write before it first reads the list', async () => {
+    const dir = path.join(base, 'system_a');
+    fs.mkdirSync(dir, { recursive: true });
+    const temp = path.join(dir, '.refused.json.0123456789ab.tmp');
+    fs.writeFileSync(temp, '{"v":1,"refusals":[');
+    const d = parseDescriptor({ version: '3.1', download_url: server.url, file_md5: md5(Buffer.from('t')) });
+    expect(await store().refusal(d)).toBeUndefined();
+    expect(fs.existsSync(temp)).toBe(false);
+  });
+
   it('keeps at most maxRefusals, oldest forgotten first, and survives a corrupt file', async () => {
     const warnings: string[] = [];
     const s = store({ maxRefusals: 2, logger: { warn: (m) => warnings.push(m) } });
