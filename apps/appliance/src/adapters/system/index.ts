@@ -38,6 +38,9 @@ export interface SystemAdapters extends RuntimeAdapters {
   radio: SystemRadio;
 }
 
+/** The setup network's lease table, in the data directory (it must survive a power cut). */
+const DHCP_LEASE_FILE = 'dhcp-leases.json';
+
 const credentialsFile = (profile: DeviceProfile) =>
   profile.identity.credentials_file || path.join(profile.paths.data_dir, 'credentials.json');
 
@@ -108,6 +111,7 @@ export function createSystemAdapters(options: SystemAdaptersOptions): SystemAdap
     runDir: w.run_dir,
     gateway: w.gateway,
     udhcpcScript: w.udhcpc_script || undefined,
+    dhcpLeaseFile: path.join(profile.paths.data_dir, DHCP_LEASE_FILE),
     // no command is killed before the radio step it belongs to runs out
     commandTimeoutMs: Math.max(COMMAND_TIMEOUT_MS, w.step_limit_ms),
     country: () => country,
