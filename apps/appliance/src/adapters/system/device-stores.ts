@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
+import { syncDir } from '@waved/internal';
 import {
   type CredentialStore,
   type DatabaseEntry,
@@ -215,7 +216,10 @@ export function openSqliteRecordingStore(dir: string): RecordingStore {
         throw error;
       }
     },
-    removeFile: (fileName) => fs.rm(filePath(fileName), { force: true }),
+    async removeFile(fileName) {
+      await fs.rm(filePath(fileName), { force: true });
+      await syncDir(dir);
+    },
     uploadSource: (fileName) => fileUploadSource(filePath(fileName)),
     close: () => file.close(),
   };

@@ -191,7 +191,10 @@ export function createSystemAdapters(options: SystemAdaptersOptions): SystemAdap
           atomic: [
             p.settings,
             `${p.settings}.invalid`,
+            path.join(path.dirname(p.settings), 'pin-attempts.json'),
+            path.join(p.data_dir, 'pin-attempts.json'),
             w.wpa_config,
+            w.hostapd_config,
             credentialsFile(profile),
             p.pid_file,
             p.power_on_flag_file,
