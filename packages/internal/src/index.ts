@@ -3,12 +3,9 @@
 // Files that matter
 export {
   type AtomicFs,
-  ensurePrivateFileSync,
   isAtomicTemp,
-  type PrivateFileOptions,
   removeStaleTemps,
   syncDir,
-  syncDirSync,
   type WriteFileAtomicOptions,
   writeFileAtomic,
 } from './atomic.js';

@@ -7,14 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { tempDir } from '@waved/test-lab';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type AtomicFs,
-  ensurePrivateFileSync,
-  isAtomicTemp,
-  removeStaleTemps,
-  syncDir,
-  writeFileAtomic,
-} from '../src/index.js';
+import { type AtomicFs, isAtomicTemp, removeStaleTemps, syncDir, writeFileAtomic } from '../src/index.js';
+import { ensurePrivateFileSync } from '../src/private-file.js';
 
 const dir = tempDir('internal-atomic-');
 afterAll(() => dir.remove());

@@ -1,7 +1,7 @@
 // The small synchronous SQLite port the stores are written against, and its two drivers:
 // better-sqlite3 (the default, an optional peer loaded on first use) and Node's built-in node:sqlite.
 import { createRequire } from 'node:module';
-import { ensurePrivateFileSync } from '@waved/internal';
+import { ensurePrivateFileSync } from '@waved/internal/private-file';
 import { CloudError } from './errors.js';
 
 export type SqliteValue = string | number | bigint | null | Uint8Array;

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
-import { ensurePrivateFileSync } from '@waved/internal';
+import { ensurePrivateFileSync } from '@waved/internal/private-file';
 import { DeviceError } from '../../domain/device/errors.js';
 import { MIGRATIONS, type MigrationSet } from './migrations.js';
 
