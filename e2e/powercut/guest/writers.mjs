@@ -27,7 +27,7 @@ import { createDhcpServer, createFileLeaseStore } from '@waved/dhcp-server';
 import { removeStaleTemps, writeFileAtomic } from '@waved/internal';
 import { createSqliteTelemetryStore, openNodeSqlite } from '@waved/psp-cloud/sqlite';
 import { createDownloader } from '@waved/swu-ota';
-import { createWpaCli } from '@waved/wpa-cli';
+import { createWpaCli, syncSavedConfig } from '@waved/wpa-cli';
 import { parse as parseToml } from 'smol-toml';
 
 const [names = '', cycleArg, modeArg] = process.argv.slice(2);
@@ -239,7 +239,8 @@ async function recording() {
   const recovered = [];
   // What the appliance does at start for a file a killed writer left in state `writing`.
   for (const f of store.unfinishedFiles()) {
-    const r = await store.recoverWav(f.fileName, FORMAT);
+    // as the recorder's recovery: the bytes the database holds for the file are the floor
+    const r = await store.recoverWav(f.fileName, FORMAT, f.bytes);
     let firstBad = null;
     if (r) {
       const data = fs.readFileSync(store.filePath(f.fileName)).subarray(44, 44 + r.bytes);
@@ -295,6 +296,8 @@ async function recording() {
     if (Date.now() - lastSync >= 250) {
       lastSync = Date.now();
       await w.sync();
+      // as the recorder does after each sync
+      store.updateFile(id, 1, { bytes: w.syncedBytes });
       ack({ file: fileName, synced: w.syncedBytes });
     }
     await sleep(50);
@@ -448,8 +451,10 @@ async function wpa() {
     await cli.setNetwork(id, 'psk', `"${pskOf(seq)}"`);
     start({ seq });
     await cli.saveConfig();
-    // save_config writes with the daemon's umask; the device makes the mode exact after each save.
+    // As the device does after save_config (provisionNetwork): the mode made exact, then the file and
+    // its directory fsynced (wpa_supplicant renames its temp file without any fsync).
     fs.chmodSync(file, 0o600);
+    await syncSavedConfig(file);
     ack({ seq });
     await sleep(300);
   }

@@ -16,21 +16,15 @@ const FORMAT = 'waved-dhcp-leases/1';
 /**
  * A JSON lease file written atomically (the one writer of the waved packages): a temp file in the
  * same directory (mode 0600), fsync, rename over the old file, fsync of the directory. A power cut
- * leaves the old or the new table; `load()` removes the temp file a cut save left.
+ * leaves the old or the new table; `load()` removes the temp file such a cut left.
  */
 export function createFileLeaseStore(file: string): LeaseStore {
   return {
     async load() {
-      // A save the power cut may have left its temp file: the table is the old one, the temp goes.
-      try {
-        await removeStaleTemps(file);
-      } catch (error) {
-        throw new DhcpError('DHCP_STORE', `cannot clean the directory of lease file ${file}`, {
-          cause: error,
-        });
-      }
       let text: string;
       try {
+        // a temp file a power cut left during a save (the file itself is the old or the new table)
+        await removeStaleTemps(file);
         text = await fs.readFile(file, 'utf8');
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];

@@ -8,6 +8,7 @@ import { tempDir } from '@waved/test-lab';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AtomicFs, isAtomicTemp, removeStaleTemps, syncDir, writeFileAtomic } from '../src/index.js';
+import { ensurePrivateFileSync } from '../src/private-file.js';
 
 const dir = tempDir('internal-atomic-');
 afterAll(() => dir.remove());
@@ -206,5 +207,41 @@ describe('kill -9 at every step of a write', () => {
     expect(results.old).toBeGreaterThan(0);
     expect(results.new).toBeGreaterThan(0);
     expect([...byStep.keys()].sort()).toEqual([...STEPS].sort());
+  });
+});
+
+describe('ensurePrivateFileSync', () => {
+  it('creates a missing file 0600 (and its parents 0700) whatever the umask, and keeps an existing one', () => {
+    const file = path.join(dir.path, 'private', 'a', 'b', 'store.db');
+    const umask = process.umask(0o000);
+    try {
+      ensurePrivateFileSync(file, { parents: true });
+    } finally {
+      process.umask(umask);
+    }
+    expect(mode(file)).toBe(0o600);
+    expect(fs.statSync(file).size).toBe(0);
+    for (const d of ['private', 'private/a', 'private/a/b']) expect(mode(path.join(dir.path, d))).toBe(0o700);
+    fs.writeFileSync(file, 'kept');
+    ensurePrivateFileSync(file, { parents: true });
+    expect(fs.readFileSync(file, 'utf8')).toBe('kept');
+  });
+
+  it('takes group and other access away from an existing file and its companions, and only that', () => {
+    const file = path.join(dir.path, 'wide.db');
+    fs.writeFileSync(file, 'db', { mode: 0o644 });
+    fs.writeFileSync(`${file}-wal`, 'wal', { mode: 0o666 });
+    fs.writeFileSync(`${file}-shm`, 'shm', { mode: 0o400 });
+    fs.chmodSync(file, 0o644);
+    fs.chmodSync(`${file}-wal`, 0o666);
+    ensurePrivateFileSync(file, { companions: ['-wal', '-shm', '-journal'] });
+    expect([mode(file), mode(`${file}-wal`), mode(`${file}-shm`)]).toEqual([0o600, 0o600, 0o400]);
+    expect(fs.existsSync(`${file}-journal`)).toBe(false);
+    expect(fs.readFileSync(`${file}-wal`, 'utf8')).toBe('wal');
+  });
+
+  it('does not create missing parents unless asked', () => {
+    expect(() => ensurePrivateFileSync(path.join(dir.path, 'nowhere', 'x.db'))).toThrow(/ENOENT/);
+    expect(fs.existsSync(path.join(dir.path, 'nowhere'))).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 // The small synchronous SQLite port the stores are written against, and its two drivers:
 // better-sqlite3 (the default, an optional peer loaded on first use) and Node's built-in node:sqlite.
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import { ensurePrivateFileSync } from '@waved/internal/private-file';
 import { CloudError } from './errors.js';
 
 export type SqliteValue = string | number | bigint | null | Uint8Array;
@@ -29,6 +29,9 @@ export type SqliteOpener = (path: string) => SqliteDatabase;
 export type SqliteSynchronous = 'FULL' | 'NORMAL';
 
 const require = createRequire(import.meta.url);
+
+/** The files SQLite keeps beside a database. */
+const SQLITE_COMPANIONS = ['-wal', '-shm', '-journal'] as const;
 
 let BetterSqlite3: (new (path: string) => SqliteDatabase) | undefined;
 
@@ -80,9 +83,11 @@ export const openNodeSqlite: SqliteOpener = (path) => {
 };
 
 /**
- * Creates the file 0600 (it holds device secrets and user activity), opens it and sets WAL. A file
- * that cannot be created or is not a SQLite database fails with CLOUD_SQLITE_OPEN and is left as it
- * was; a missing driver fails with CLOUD_SQLITE_DRIVER.
+ * Creates the file 0600 (it holds device secrets and user activity) and makes its directory entry
+ * durable, takes group and other access away from an existing file and its `-wal`, `-shm` and
+ * `-journal` (SQLite gives those the database's mode), opens it and sets WAL. A file that cannot
+ * be created or is not a SQLite database fails with CLOUD_SQLITE_OPEN; a missing driver fails with
+ * CLOUD_SQLITE_DRIVER.
  */
 export function openSqliteFile(
   path: string,
@@ -91,7 +96,7 @@ export function openSqliteFile(
 ): SqliteDatabase {
   let db: SqliteDatabase | undefined;
   try {
-    if (path !== ':memory:' && !fs.existsSync(path)) fs.closeSync(fs.openSync(path, 'a', 0o600));
+    if (path !== ':memory:') ensurePrivateFileSync(path, { companions: SQLITE_COMPANIONS });
     db = open(path);
     db.exec('PRAGMA journal_mode = WAL');
     // FULL (default): a committed write survives power loss, not only a killed process

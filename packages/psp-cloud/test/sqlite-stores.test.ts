@@ -114,6 +114,34 @@ describe.each(DRIVERS)('SQLite stores on %s', (driver, open) => {
     expect(fs.statSync(path).mode & 0o777).toBe(0o600);
   });
 
+  it('telemetry: the database, its -wal and its -shm are 0600, also those an older release left 0644', async () => {
+    const path = dir().join('wide.db');
+    // an older release (or a copy) left the database and its WAL readable by everyone
+    const old = open(path);
+    old.exec('PRAGMA journal_mode = WAL');
+    old.exec('CREATE TABLE t (x)');
+    old.exec('INSERT INTO t VALUES (1)');
+    const mode = (f: string) => fs.statSync(f).mode & 0o777;
+    for (const f of [path, `${path}-wal`, `${path}-shm`]) fs.chmodSync(f, 0o644);
+    const store = createSqliteTelemetryStore({ path, open });
+    await store.append([event(1)]);
+    expect([path, `${path}-wal`, `${path}-shm`].map(mode)).toEqual([0o600, 0o600, 0o600]);
+    await store.close();
+    old.close();
+
+    // a new database: SQLite gives its -wal and -shm the database file's mode, whatever the umask
+    const fresh = dir().join('fresh.db');
+    const umask = process.umask(0);
+    try {
+      const s2 = createSqliteTelemetryStore({ path: fresh, open });
+      await s2.append([event(2)]);
+      expect([fresh, `${fresh}-wal`, `${fresh}-shm`].map(mode)).toEqual([0o600, 0o600, 0o600]);
+      await s2.close();
+    } finally {
+      process.umask(umask);
+    }
+  });
+
   it('telemetry: synchronous=NORMAL when asked', async () => {
     const spy = recording();
     const store = createSqliteTelemetryStore({

@@ -19,7 +19,9 @@ export type WpaCliErrorCode =
   /** A caller-supplied value was refused before anything was sent. */
   | 'WPA_CLI_ARGUMENT'
   /** The configuration file could not be set to mode 0600 after save_config. */
-  | 'WPA_CLI_CONFIG_MODE';
+  | 'WPA_CLI_CONFIG_MODE'
+  /** The configuration file or its directory could not be fsynced after save_config. */
+  | 'WPA_CLI_CONFIG_SYNC';
 
 export class WpaCliError extends Error {
   override readonly name = 'WpaCliError';

@@ -28,6 +28,7 @@ export {
   type ProvisionOptions,
   type ProvisionResult,
   provisionNetwork,
+  syncSavedConfig,
 } from './provision.js';
 // Running programs (the port the appliance shares)
 export { type CommandResult, type CommandRunner, type CommandRunOptions, runCommand } from './runner.js';

@@ -1,5 +1,6 @@
-import { chmod as fsChmod } from 'node:fs/promises';
-import type { Logger } from '@waved/internal';
+import { chmod as fsChmod, open as fsOpen } from 'node:fs/promises';
+import path from 'node:path';
+import { type Logger, syncDir } from '@waved/internal';
 import { derivePsk, PskError } from '@waved/psk';
 import type { WpaCli } from './client.js';
 import { WpaCliError } from './errors.js';
@@ -18,6 +19,11 @@ export interface ProvisionOptions {
   hidden?: boolean | undefined;
   /** Changes a file's mode; defaults to `fs.promises.chmod`. */
   chmod?: (path: string, mode: number) => Promise<void>;
+  /**
+   * Makes the saved file durable: its data and mode, and the directory entry `save_config`'s rename
+   * made. Defaults to `syncSavedConfig` (fsync of the file, then of its directory).
+   */
+  sync?: (path: string) => Promise<void>;
   /** Defaults to the client's logger. */
   logger?: Logger;
 }
@@ -32,6 +38,22 @@ export interface ProvisionResult {
 }
 
 export const CONFIG_FILE_MODE = 0o600;
+
+/**
+ * fsyncs `file` and then its directory. wpa_supplicant 2.10's `save_config` writes `<file>.tmp`,
+ * fdatasyncs it and renames it over `file`, but fsyncs neither the directory nor the mode set
+ * afterwards: until this resolves, a power cut can bring back the previous file (or its old mode).
+ */
+export async function syncSavedConfig(file: string): Promise<void> {
+  const handle = await fsOpen(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await syncDir(path.dirname(file));
+}
+
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 
 // One provisioning at a time per client: the priority read-modify-write must not interleave.
@@ -60,8 +82,9 @@ async function pskFor(ssid: Buffer, options: ProvisionOptions): Promise<string> 
  * Saves credentials for one network by the station-profile rules:
  * reuse the profile with the same SSID bytes or add one; set its priority one above the saved
  * maximum; set the SSID as hex and the PSK as the 64-hex PBKDF2 key (the passphrase never leaves
- * this process); enable that profile only; `save_config`; chmod the file 0600; `reassociate`.
- * `select_network` is never sent, so every other profile stays enabled or disabled as it was.
+ * this process); enable that profile only; `save_config`; chmod the file 0600; fsync the file and
+ * its directory; `reassociate`. When the promise resolves, the profile is on disk and survives a
+ * power cut. `select_network` is never sent, so every other profile stays enabled or disabled as it was.
  */
 export function provisionNetwork(cli: WpaCli, options: ProvisionOptions): Promise<ProvisionResult> {
   const previous = queues.get(cli) ?? Promise.resolve();
@@ -73,6 +96,7 @@ export function provisionNetwork(cli: WpaCli, options: ProvisionOptions): Promis
 async function provisionNow(cli: WpaCli, options: ProvisionOptions): Promise<ProvisionResult> {
   const logger = options.logger ?? cli.logger;
   const chmod = options.chmod ?? fsChmod;
+  const sync = options.sync ?? syncSavedConfig;
   if (typeof options.configPath !== 'string' || options.configPath === '') {
     throw new WpaCliError('WPA_CLI_ARGUMENT', 'configPath must be the path of wpa_supplicant.conf');
   }
@@ -128,6 +152,15 @@ async function provisionNow(cli: WpaCli, options: ProvisionOptions): Promise<Pro
     throw new WpaCliError(
       'WPA_CLI_CONFIG_MODE',
       `saved, but could not set ${options.configPath} to mode 0600: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+  try {
+    await sync(options.configPath);
+  } catch (error) {
+    throw new WpaCliError(
+      'WPA_CLI_CONFIG_SYNC',
+      `saved, but could not make ${options.configPath} durable: ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
     );
   }

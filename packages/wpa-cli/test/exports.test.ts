@@ -37,6 +37,7 @@ it('exports exactly the public API', async () => {
       "provisionNetwork",
       "runCommand",
       "securityOf",
+      "syncSavedConfig",
     ]
   `);
 });
@@ -52,6 +53,7 @@ const codes: WpaCliErrorCode[] = [
   'WPA_CLI_PARSE',
   'WPA_CLI_ARGUMENT',
   'WPA_CLI_CONFIG_MODE',
+  'WPA_CLI_CONFIG_SYNC',
 ];
 it.each(codes.map((c) => [c]))('WpaCliError carries code %s, its cause and the masked command', (code) => {
   const cause = new Error('inner');

@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
 import { derivePskSync } from '@waved/psk';
 import {
@@ -20,8 +20,25 @@ import {
   encodeSsidHex,
   provisionNetwork,
   runCommand,
+  syncSavedConfig,
   type WpaCli,
 } from '../src/index.js';
+
+/** The pid of the process whose command line holds every one of `parts`. */
+function pidOf(...parts: string[]): number | undefined {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      if (parts.every((p) => argv.some((a) => a.endsWith(p)))) return Number(name);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
+const traced = needs({ root: true, peers: ['strace'] });
 
 const lab = needs({ root: true, peers: ['wpa_supplicant', 'wpa_cli', 'ip'] });
 
@@ -213,5 +230,53 @@ lab.describe('against the real wpa_supplicant 2.10 (-D wired on a veth in a netn
     expect(log).not.toContain('select_network');
     expect(log).not.toContain(passphrase);
     expect(log).not.toContain(psk);
+  });
+
+  traced.describe('save_config under strace', () => {
+    it('wpa_supplicant writes <conf>.tmp, fdatasyncs and renames it, and fsyncs no directory; provisionNetwork syncs after it', async () => {
+      const pid = pidOf('wpa_supplicant', conf);
+      expect(pid).toBeGreaterThan(0);
+      const out = dir.join('strace.txt');
+      const tracer = startPeer('strace', [
+        '-qq',
+        '-p',
+        String(pid),
+        '-e',
+        'trace=open,openat,fdatasync,fsync,rename,renameat,renameat2',
+        '-o',
+        out,
+      ]);
+      const tracerPid = () => /^TracerPid:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      await waitFor(() => tracerPid() !== '0', { what: 'strace attached' });
+      const synced: string[] = [];
+      await provisionNetwork(cli, {
+        ssid: 'Traced',
+        passphrase: 'traced-passphrase',
+        configPath: conf,
+        sync: async (file) => {
+          synced.push(readFileSync(out, 'utf8'));
+          await syncSavedConfig(file);
+        },
+      });
+      await tracer.stop();
+      const calls = readFileSync(out, 'utf8')
+        .split('\n')
+        .filter((l) => /open|sync|rename/.test(l));
+      const tmp = `${conf}.tmp`;
+      const opened = calls.findIndex((l) => l.includes(`"${tmp}", O_WRONLY|O_CREAT|O_TRUNC`));
+      const datasync = calls.findIndex((l, i) => i > opened && l.startsWith('fdatasync('));
+      const renamed = calls.findIndex(
+        (l) => l.includes(`rename("${tmp}", "${conf}")`) || l.includes(`"${tmp}", AT_FDCWD, "${conf}"`),
+      );
+      expect(opened).toBeGreaterThanOrEqual(0);
+      expect(datasync).toBeGreaterThan(opened);
+      expect(renamed).toBeGreaterThan(datasync);
+      // no fsync at all, so neither the rename nor the directory entry is on disk when save_config answers OK
+      expect(calls.filter((l) => l.startsWith('fsync('))).toEqual([]);
+      // provisionNetwork's own fsyncs came after the daemon's rename
+      expect(synced).toHaveLength(1);
+      expect(synced[0]).toContain(`"${conf}"`);
+      expect(statSync(conf).mode & 0o777).toBe(0o600);
+    });
   });
 });

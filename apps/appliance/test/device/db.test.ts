@@ -21,6 +21,21 @@ describe('the appliance databases (node:sqlite)', () => {
   const dir = tempDir('device-db-');
   afterAll(() => dir.remove());
 
+  it('a database an older release left 0644 (with its -wal and -shm) is 0600 again once opened', () => {
+    const file = dir.join('deep', 'er', 'recordings.db');
+    const first = openSqliteFile(file, 'recordings');
+    first.db.exec('CREATE TABLE extra (x)');
+    const mode = (f: string) => fs.statSync(f).mode & 0o777;
+    const all = [file, `${file}-wal`, `${file}-shm`];
+    expect(all.map(mode)).toEqual([0o600, 0o600, 0o600]);
+    expect(mode(dir.join('deep'))).toBe(0o700);
+    for (const f of all) fs.chmodSync(f, 0o644);
+    const again = openSqliteFile(file, 'recordings');
+    expect(all.map(mode)).toEqual([0o600, 0o600, 0o600]);
+    again.close();
+    first.close();
+  });
+
   it('creates the file 0600, applies the migrations once, and keeps values across reopen', () => {
     const file = dir.join('appliance.db');
     const first = openSqliteFile(file, 'appliance');

@@ -119,6 +119,39 @@ describe('WavWriter and recoverWav', () => {
       spy.mockRestore();
     }
   });
+
+  it('after a power cut trusts no zero tail past the synced bytes, and never keeps less than them', async () => {
+    const audio = (n: number, from = 0) => {
+      const b = Buffer.alloc(n);
+      for (let i = 0; i < n / 2; i++) b.writeInt16LE(((from + i) % 2000) + 1, i * 2); // never 0
+      return b;
+    };
+    // 1 s synced, then the file came back half a second longer, all zeros (ext4 after a cut)
+    const cut = dir.join('cut.wav');
+    fs.writeFileSync(cut, Buffer.concat([encodeWavHeader(format, 32000), audio(32000), Buffer.alloc(16000)]));
+    expect(await recoverWav(cut, format, 32000)).toEqual({ bytes: 32000, durationMs: 1000 });
+    expect(fs.statSync(cut).size).toBe(44 + 32000);
+    expect(decodeWavHeader(fs.readFileSync(cut)).dataBytes).toBe(32000);
+
+    // the header reached the disk before its data: it counts 1.5 s, 0.5 s was synced, 1 s is real
+    const ahead = dir.join('ahead.wav');
+    fs.writeFileSync(
+      ahead,
+      Buffer.concat([encodeWavHeader(format, 48000), audio(32000), Buffer.alloc(16001)]),
+    );
+    expect(await recoverWav(ahead, format, 16000)).toEqual({ bytes: 32000, durationMs: 1000 });
+    expect(fs.readFileSync(ahead).subarray(44)).toEqual(audio(32000));
+
+    // a silent microphone: zeros that were synced are audio, and are all kept
+    const silent = dir.join('silent.wav');
+    fs.writeFileSync(silent, Buffer.concat([encodeWavHeader(format, 0), Buffer.alloc(32000 + 6400)]));
+    expect(await recoverWav(silent, format, 32000)).toEqual({ bytes: 32000, durationMs: 1000 });
+
+    // a killed process (no cut): the unsynced tail is real audio and is kept, odd sample frames cut
+    const killed = dir.join('killed.wav');
+    fs.writeFileSync(killed, Buffer.concat([encodeWavHeader(format, 3200), audio(6400), Buffer.from([9])]));
+    expect(await recoverWav(killed, format, 3200)).toEqual({ bytes: 6400, durationMs: 200 });
+  });
 });
 
 describe('audio capture adapters', () => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
+import { syncDir } from '@waved/internal';
 import {
   type CredentialStore,
   type DatabaseEntry,
@@ -207,15 +208,18 @@ export function openSqliteRecordingStore(dir: string): RecordingStore {
     marks: (recordingId) => (marks.all(recordingId) as Array<{ at_ms: number }>).map((r) => r.at_ms),
     filePath,
     createWavWriter: (fileName, format) => WavWriter.create(filePath(fileName), format),
-    async recoverWav(fileName, format) {
+    async recoverWav(fileName, format, syncedBytes) {
       try {
-        return await recoverWav(filePath(fileName), format);
+        return await recoverWav(filePath(fileName), format, syncedBytes);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw error;
       }
     },
-    removeFile: (fileName) => fs.rm(filePath(fileName), { force: true }),
+    async removeFile(fileName) {
+      await fs.rm(filePath(fileName), { force: true });
+      await syncDir(dir);
+    },
     uploadSource: (fileName) => fileUploadSource(filePath(fileName)),
     close: () => file.close(),
   };

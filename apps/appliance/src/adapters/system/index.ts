@@ -1,7 +1,6 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { removeStaleTemps, syncDir } from '@waved/internal';
 import { ApplianceError } from '../../core/errors.js';
 import type { Logger } from '../../core/log/logger.js';
 import type { Notifier } from '../../core/ports/notify.js';
@@ -19,6 +18,7 @@ import { createSystemdNotifier } from './notify.js';
 import { createPowerSupplyBattery, createSystemReboot, readInterfaceMac, statfsStorage } from './power.js';
 import { createSystemRadio, type SystemRadio } from './radio.js';
 import { COMMAND_TIMEOUT_MS, runCommand } from './runner.js';
+import { removeLeftTemps } from './temps.js';
 import { createUdpSocket, resolveHost } from './udp.js';
 import { createWpaStation } from './wpa-station.js';
 
@@ -37,6 +37,9 @@ export interface SystemAdaptersOptions {
 export interface SystemAdapters extends RuntimeAdapters {
   radio: SystemRadio;
 }
+
+/** The setup network's lease table, in the data directory (it must survive a power cut). */
+const DHCP_LEASE_FILE = 'dhcp-leases.json';
 
 const credentialsFile = (profile: DeviceProfile) =>
   profile.identity.credentials_file || path.join(profile.paths.data_dir, 'credentials.json');
@@ -108,6 +111,7 @@ export function createSystemAdapters(options: SystemAdaptersOptions): SystemAdap
     runDir: w.run_dir,
     gateway: w.gateway,
     udhcpcScript: w.udhcpc_script || undefined,
+    dhcpLeaseFile: path.join(profile.paths.data_dir, DHCP_LEASE_FILE),
     // no command is killed before the radio step it belongs to runs out
     commandTimeoutMs: Math.max(COMMAND_TIMEOUT_MS, w.step_limit_ms),
     country: () => country,
@@ -180,23 +184,27 @@ export function createSystemAdapters(options: SystemAdaptersOptions): SystemAdap
         logger.warn?.(`removed the setup address ${w.gateway} a previous run left on ${w.interface}`);
       }
       await radio.stopStrays();
-      // Temporary files an atomic write left when the power went: ours beside each file the device
-      // keeps, and wpa_supplicant's own `<conf>.tmp` (its save_config writes it, then renames).
-      const kept = [profile.paths.settings, w.wpa_config, credentialsFile(profile), profile.paths.phone_book];
-      for (const file of kept) {
-        const n = await removeStaleTemps(file).catch(() => 0);
-        if (n > 0) logger.info?.(`removed ${n} temporary file(s) a cut write left beside ${file}`);
-      }
-      const wpaTemp = `${w.wpa_config}.tmp`;
-      if (
-        await fs.rm(wpaTemp).then(
-          () => true,
-          () => false,
-        )
-      ) {
-        await syncDir(path.dirname(w.wpa_config)).catch(() => undefined);
-        logger.info?.(`removed ${wpaTemp}, a save_config the power cut`);
-      }
+      // temporary files a write left when the power went (ours, and wpa_supplicant's <conf>.tmp)
+      const p = profile.paths;
+      const removed = await removeLeftTemps(
+        {
+          atomic: [
+            p.settings,
+            `${p.settings}.invalid`,
+            path.join(path.dirname(p.settings), 'pin-attempts.json'),
+            path.join(p.data_dir, 'pin-attempts.json'),
+            w.wpa_config,
+            w.hostapd_config,
+            credentialsFile(profile),
+            p.pid_file,
+            p.power_on_flag_file,
+            p.phone_book,
+          ],
+          supplicantConfig: w.wpa_config,
+        },
+        (file, error) => logger.warn?.(`could not remove the temp file of ${file}: ${error.message}`),
+      );
+      if (removed > 0) logger.info?.(`removed ${removed} temp file(s) a power cut left`);
       await checkStationConfig(settings);
       await radio.startStation().catch((error) => logger.error?.('could not start wpa_supplicant:', error));
     },

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { CaptiveDns } from '@waved/captive-dns';
-import type { DhcpServer } from '@waved/dhcp-server';
+import type { DhcpServer, LeaseStore } from '@waved/dhcp-server';
 import { ApplianceError } from '../../core/errors.js';
 import { type Logger, scopedLogger, silentLogger } from '../../core/log/logger.js';
 import type { Radio } from '../../core/ports/radio.js';
@@ -45,6 +45,11 @@ export interface SystemRadioOptions {
   bindDhcpToInterface?: boolean;
   /** UDP ports of the in-process servers (default 67 and 53). */
   dhcpPort?: number;
+  /**
+   * The setup network's lease table (`createFileLeaseStore`): a restart after a power cut never
+   * hands out an address a phone still holds. Without it the leases live in memory only.
+   */
+  dhcpLeaseFile?: string;
   dnsPort?: number;
   /** The MAC for `Device-XXXX` (default: /sys/class/net/<iface>/address). */
   macAddress?: () => Promise<string>;
@@ -187,8 +192,27 @@ export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio
     },
     async startDhcpServer() {
       // the setup network's servers are loaded when it first comes up
-      const { createDhcpServer } = await import('@waved/dhcp-server');
+      const { createDhcpServer, createFileLeaseStore } = await import('@waved/dhcp-server');
+      const leaseFile = options.dhcpLeaseFile;
+      let store: LeaseStore | undefined;
+      if (leaseFile) {
+        const file = createFileLeaseStore(leaseFile);
+        store = {
+          save: (leases) => file.save(leases),
+          // the setup network comes up even when the table cannot be read (it is rewritten at the first lease)
+          load: async () => {
+            try {
+              await fs.mkdir(path.dirname(leaseFile), { recursive: true, mode: 0o700 });
+              return await file.load();
+            } catch (error) {
+              log.warn?.(`DHCP leases not restored: ${(error as Error).message}`);
+              return [];
+            }
+          },
+        };
+      }
       const server = createDhcpServer({
+        ...(store ? { store } : {}),
         serverAddress: gateway,
         netmask: AP_NETMASK,
         range: gateway === AP_GATEWAY ? AP_DHCP_RANGE : rangeFor(gateway),

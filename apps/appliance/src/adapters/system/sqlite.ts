@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { ensurePrivateFileSync } from '@waved/internal/private-file';
 import { DeviceError } from '../../domain/device/errors.js';
 import { MIGRATIONS, type MigrationSet } from './migrations.js';
 
@@ -44,15 +43,16 @@ export function migrate(db: DatabaseSync, set: MigrationSet): number {
 }
 
 /**
- * Opens (creating it 0600, its directory 0700) a SQLite file and applies the migrations of `set`.
- * WAL with `synchronous = FULL`: a committed transaction survives a killed process and a power cut.
+ * Opens (creating it 0600, its directory 0700, both entries fsynced) a SQLite file and applies the
+ * migrations of `set`. An existing file and its `-wal`, `-shm`, `-journal` lose any group or other
+ * access. WAL with `synchronous = FULL`: a committed transaction survives a killed process and a
+ * power cut; a `-wal` a cut left is replayed by SQLite when the file opens.
  */
 export function openSqliteFile(file: string, set: MigrationSet | null): SqliteFile {
   try {
     if (file !== ':memory:') {
-      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
       // created 0600 before SQLite opens it: it holds device facts and user activity
-      if (!fs.existsSync(file)) fs.closeSync(fs.openSync(file, 'a', 0o600));
+      ensurePrivateFileSync(file, { parents: true, companions: ['-wal', '-shm', '-journal'] });
     }
     const db = new DatabaseSync(file);
     db.exec('PRAGMA journal_mode = WAL');

@@ -4,7 +4,6 @@ import { syncDir } from '@waved/internal';
 import { DeviceError } from '../../domain/device/errors.js';
 import type { WavFileWriter } from '../../domain/device/recording/store.js';
 import {
-  decodeWavHeader,
   encodeWavHeader,
   WAV_HEADER_BYTES,
   type WavFormat,
@@ -14,9 +13,9 @@ import {
 /**
  * Appends PCM to a WAV file so that a killed process or a power cut loses little: every write goes
  * straight to the file, and `sync()` (called at least once a second by the recorder) makes the audio
- * durable, then the header that counts it. The header never claims audio that is not on disk: after a
- * power cut the file may be longer than what was synced (ext4 can commit the new size before the
- * data, leaving zeros), and `recoverWav` keeps only what the header counts.
+ * durable, then the header that counts it, so the header never claims audio that is not on disk.
+ * After a power cut the file may still come back longer than what was synced (ext4 can commit the
+ * new size before the data, leaving zeros): `recoverWav` handles that.
  */
 export class WavWriter implements WavFileWriter {
   #bytes = 0;
@@ -120,29 +119,31 @@ export class WavWriter implements WavFileWriter {
 }
 
 /**
- * Fixes a WAV file whose writer died (a killed process or a power cut). The audio kept is what the
- * header counts, which `WavWriter.sync` wrote only once that audio was durable; bytes past it were
- * never synced, and after a power cut they may be zeros. A header that is not a WAV header of this
- * format (never written by `WavWriter`) falls back to the file size. The result is cut to whole
- * sample frames, the header rewritten and the file synced; a file shorter than a header gets a fresh
+ * Fixes a WAV file whose writer died, and returns the audio it keeps.
+ *
+ * `syncedBytes` is what the writer reported durable (`syncedBytes` after a `sync()`, the bytes the
+ * database holds for the file): those bytes are always kept. The file size alone proves nothing
+ * after a power cut: ext4 can bring a file back longer than what was synced, its tail zeros, and
+ * a file written before `sync()` ordered its fsyncs could have its header on disk before the data it
+ * counts. So the bytes past `syncedBytes` are kept
+ * (a killed process leaves real audio there) up to the last sample frame that is not all zeros: a
+ * tail of zeros is what a cut leaves, and cutting it loses at most silence. The header is rewritten
+ * for what is kept, the file truncated to it and fsynced. A file shorter than a header gets a fresh
  * header with no audio.
  */
 export async function recoverWav(
   file: string,
   format: WavFormat,
+  syncedBytes = 0,
 ): Promise<{ bytes: number; durationMs: number }> {
   const handle = await fs.open(file, 'r+');
   try {
     const { size } = await handle.stat();
     const blockAlign = format.channels * (format.bitsPerSample / 8);
-    let available = Math.max(0, size - WAV_HEADER_BYTES);
-    if (size >= WAV_HEADER_BYTES) {
-      const head = Buffer.alloc(WAV_HEADER_BYTES);
-      await handle.read(head, 0, WAV_HEADER_BYTES, 0);
-      const counted = headerDataBytes(head, format);
-      if (counted !== null) available = Math.min(available, counted);
-    }
-    const data = Math.floor(available / blockAlign) * blockAlign;
+    const whole = (n: number) => Math.floor(n / blockAlign) * blockAlign;
+    const present = Math.max(0, whole(size - WAV_HEADER_BYTES));
+    const floor = Math.min(present, whole(Math.max(0, syncedBytes)));
+    const data = await lastNonZeroFrameEnd(handle, floor, present, blockAlign);
     await handle.truncate(WAV_HEADER_BYTES + data);
     await handle.write(encodeWavHeader(format, data), 0, WAV_HEADER_BYTES, 0);
     await handle.sync();
@@ -152,19 +153,30 @@ export async function recoverWav(
   }
 }
 
-/** The data size a header of `format` counts, or null when it is not one. */
-function headerDataBytes(head: Buffer, format: WavFormat): number | null {
-  try {
-    const h = decodeWavHeader(head);
-    const f = h.format;
-    if (
-      f.sampleRate !== format.sampleRate ||
-      f.channels !== format.channels ||
-      f.bitsPerSample !== format.bitsPerSample
-    )
-      return null;
-    return h.dataBytes;
-  } catch {
-    return null;
+/**
+ * The end (in data bytes) of the last sample frame in [from, to) that holds a non-zero byte, or
+ * `from` when every frame there is zero. Reads backwards in 64 KiB steps and stops at the first
+ * non-zero byte.
+ */
+async function lastNonZeroFrameEnd(
+  handle: fs.FileHandle,
+  from: number,
+  to: number,
+  blockAlign: number,
+): Promise<number> {
+  const step = 64 * 1024;
+  const buf = Buffer.alloc(step);
+  let end = to;
+  while (end > from) {
+    const start = Math.max(from, end - step);
+    const { bytesRead } = await handle.read(buf, 0, end - start, WAV_HEADER_BYTES + start);
+    for (let i = bytesRead - 1; i >= 0; i--) {
+      if (buf[i] !== 0) {
+        const at = start + i;
+        return at - (at % blockAlign) + blockAlign;
+      }
+    }
+    end = start;
   }
+  return from;
 }

@@ -446,6 +446,10 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
   recorder.on('mark', ({ atMs }) => asr.dot(atMs));
   recorder.on('finished', () => uploader.kick());
   recorder.on('error', (e) => logger.error?.(`recording: ${e.message}`));
+  // the durable acknowledgement of the audio: these bytes survive a power cut
+  recorder.on('synced', ({ recording, bytes, durationMs }) =>
+    logger.debug?.(`recording: ${recording.id} synced ${bytes} bytes (${durationMs} ms) on disk`),
+  );
 
   async function settingsChanged(): Promise<void> {
     const s = settings();

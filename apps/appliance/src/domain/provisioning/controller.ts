@@ -457,6 +457,8 @@ export function createProvisioningController(options: ProvisioningControllerOpti
       checkAbort();
       if (request) {
         await step('provision network', () => station.provision(toProvisionRequest(request)));
+        // provision() resolves once the profile survives a power cut (save_config, 0600, fsyncs)
+        log.info?.('provisioning: the network profile is saved on disk');
       }
       checkAbort();
       const ssid = await waitForStation(target);

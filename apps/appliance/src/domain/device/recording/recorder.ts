@@ -38,7 +38,7 @@ export interface RecorderEvents {
 export interface RecoveryReport {
   /** Recordings that were open when the previous run died, now `interrupted`. */
   recordings: string[];
-  /** Files whose WAV header was fixed from the file size. */
+  /** Files whose WAV header was fixed: at least the synced bytes, no tail of zeros past them. */
   files: Array<{ recordingId: string; fileName: string; bytes: number; durationMs: number }>;
 }
 
@@ -289,7 +289,11 @@ export function createMeetingRecorder(options: MeetingRecorderOptions): MeetingR
     async recover() {
       const report: RecoveryReport = { recordings: [], files: [] };
       for (const f of store.unfinishedFiles()) {
-        const fixed = (await store.recoverWav(f.fileName, AUDIO_FORMAT)) ?? { bytes: 0, durationMs: 0 };
+        // f.bytes: what the last `synced` event reported durable
+        const fixed = (await store.recoverWav(f.fileName, AUDIO_FORMAT, f.bytes)) ?? {
+          bytes: 0,
+          durationMs: 0,
+        };
         store.updateFile(f.recordingId, f.seq, { state: 'recovered', ...fixed });
         report.files.push({ recordingId: f.recordingId, fileName: f.fileName, ...fixed });
         logger.warn?.(

@@ -37,8 +37,15 @@ export interface RecordingStore {
   filePath(fileName: string): string;
   /** Creates the file (0600) with a header for zero bytes. */
   createWavWriter(fileName: string, format: WavFormat): Promise<WavFileWriter>;
-  /** Rebuilds the header of a file a killed writer left behind; null when the file is missing. */
-  recoverWav(fileName: string, format: WavFormat): Promise<{ bytes: number; durationMs: number } | null>;
+  /**
+   * Rebuilds the header of a file a killed writer or a power cut left behind, keeping at least
+   * `syncedBytes` (what was reported durable) and no tail of zeros past it; null when the file is missing.
+   */
+  recoverWav(
+    fileName: string,
+    format: WavFormat,
+    syncedBytes: number,
+  ): Promise<{ bytes: number; durationMs: number } | null>;
   removeFile(fileName: string): Promise<void>;
   /** The file as an upload body for the cloud client. */
   uploadSource(fileName: string): Promise<UploadSource>;
