@@ -308,7 +308,12 @@ function judge(b, cut) {
         ledger.leases.delete(mac);
       }
     for (const f of dhcp.fresh) {
-      if (!f) problem('other', i, 'dhcp: a new client got no lease after the restart');
+      if (!f)
+        problem(
+          'other',
+          i,
+          `dhcp: a new client got no lease after the restart (server ${JSON.stringify(dhcp.stats)})`,
+        );
       else if (heldBy.has(f[1]) && heldBy.get(f[1]) !== f[0])
         problem('lost', i, `dhcp: ${f[1]} handed to ${f[0]}, held by ${heldBy.get(f[1])}`);
     }
@@ -328,6 +333,8 @@ function judge(b, cut) {
     max((B.starts.telemetry ?? []).map((x) => x.removeUpto)),
   );
   ledger.telemetry = ledger.telemetry.filter((n) => n > ledger.removedUpto);
+  const deleted = new Set((B.starts.recording ?? []).map((x) => x.deleting).filter(Boolean));
+  ledger.recordings = ledger.recordings.filter((r) => !deleted.has(r.file));
   if (B.runningWriters.has('recording')) {
     const synced = {};
     for (const x of B.acks.recording ?? []) synced[x.file] = Math.max(synced[x.file] ?? 0, x.synced);

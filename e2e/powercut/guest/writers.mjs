@@ -230,7 +230,7 @@ const FORMAT = { sampleRate: 16000, channels: 1, bitsPerSample: 16 };
 /** The PCM byte at data offset `i`: the check knows every byte a recording should hold. */
 const pcm = (i) => ((i * 31) ^ (i >> 9)) & 0xff;
 async function recording() {
-  const { check, ack, running } = io('recording');
+  const { check, start, ack, running } = io('recording');
   const dir = `${ROOT}/rec`;
   const db = `${dir}/recordings.db`;
   mkdir(dir);
@@ -266,7 +266,10 @@ async function recording() {
   if (checkOnly) return store.close();
   // Keep the newest three recordings.
   for (const r of store.listRecordings().slice(0, -3)) {
-    for (const f of store.files(r.id)) await store.removeFile(f.fileName);
+    const files = store.files(r.id);
+    // from here on the recording may be gone
+    for (const f of files) start({ deleting: f.fileName });
+    for (const f of files) await store.removeFile(f.fileName);
     store.deleteRecording(r.id);
   }
   const id = `pc-${cycle}`;
@@ -553,6 +556,7 @@ async function dhcp() {
       .map((l) => [l.hardwareAddress, l.address, l.expiresAt]),
     states: [...new Set(loaded.map((l) => l.state))],
     fresh: fresh.map((f) => (f ? [f.mac, f.ip] : null)),
+    stats: fresh.every(Boolean) ? undefined : server.stats(),
     mode: modeOf(file),
     temps: tempsBeside(file).length,
   });
