@@ -519,7 +519,8 @@ async function dhcp() {
     );
     await sh(ns(['ip', 'link', 'set', iface, 'up']));
     // -R: a client that leaves releases its lease, so the pool does not run dry over a long run
-    const args = ['-i', iface, '-f', '-R', '-s', '/app/pc-udhcpc.sh', '-t', '20', '-T', '1', '-A', '1'];
+    // udhcpc's own 3 s retransmission timeout (a save on a loaded TCG guest can take a second)
+    const args = ['-i', iface, '-f', '-R', '-s', '/app/pc-udhcpc.sh', '-t', '10', '-T', '3', '-A', '2'];
     const child = spawn('ip', ns(['udhcpc', ...(keep ? args : [...args, '-q', '-n'])]), {
       stdio: ['ignore', 'pipe', 'ignore'],
     });

@@ -159,6 +159,10 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
     return lastAddressText;
   }
 
+  /** Addresses handed over whose binding no finished save holds yet (address -> hand-over number). */
+  const unsaved = new Map<number, number>();
+  let handOvers = 0;
+
   function flush(): void {
     if (!store) return;
     if (lazy !== undefined) {
@@ -177,10 +181,13 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
         held = [];
         const version = machine.version;
         const durable = machine.durableVersion;
+        const covered = new Map(unsaved);
         try {
           await store.save(machine.leases(now()));
           savedVersion = version;
           savedDurable = durable;
+          // an address handed over again while this save ran stays unsaved
+          for (const [a, n] of covered) if (unsaved.get(a) === n) unsaved.delete(a);
         } catch (error) {
           // Availability first: the replies still go out, the failure is counted and logged, and the
           // next attempt waits storeDelayMs (no retry storm against a full or broken disk).
@@ -214,11 +221,13 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       if (reply !== undefined) {
         const bytes = encodeMessage(reply.message);
         const address = addressText(reply.address);
-        // A new holder's ACK waits for the save. So does any ACK while a hand-over is still unsaved:
-        // a client that repeats its REQUEST before the first ACK left is, in memory, already bound,
-        // and its second ACK must not reach it before the binding is on disk.
-        const unsaved = machine.durableVersion !== savedDurable;
-        if (store && (reply.persist || (unsaved && isAck(reply.message))))
+        // A new holder's ACK waits for the save. So does an ACK of an address whose hand-over is not
+        // saved yet: a client that repeats its REQUEST before the first ACK left is, in memory,
+        // already bound, and its second ACK must not reach it before the binding is on disk.
+        const yiaddr = reply.message.yiaddr;
+        const ack = store !== undefined && isAck(reply.message);
+        if (ack && reply.persist) unsaved.set(yiaddr, ++handOvers);
+        if (store && (reply.persist || (ack && unsaved.has(yiaddr))))
           held.push({ bytes, port: reply.port, address });
         else send(bytes, reply.port, address);
       }

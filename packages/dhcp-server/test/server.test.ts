@@ -263,6 +263,41 @@ describe('createDhcpServer on a UDP socket', () => {
     }
   });
 
+  it("does not hold a renewal of a saved binding while another client's hand-over is being saved", async () => {
+    const pending: (() => void)[] = [];
+    const releaseAll = () => {
+      for (const r of pending.splice(0)) r();
+    };
+    const store = {
+      load: () => [] as DhcpLease[],
+      save: () => new Promise<void>((resolve) => pending.push(resolve)),
+    };
+    try {
+      const { send, replies } = await setup({ store });
+      // A is bound and saved.
+      send(
+        encodeMessage(request({ type: 'REQUEST', ciaddr: '127.0.0.3', mac: '02:00:00:00:00:0a', xid: 1 })),
+      );
+      await waitFor(() => pending.length === 1, { what: "A's save" });
+      releaseAll();
+      await waitFor(() => replies.some((r) => r.xid === 1), { what: "A's ACK" });
+      // B's hand-over is on a slow disk; A renews meanwhile and is answered at once.
+      send(
+        encodeMessage(request({ type: 'REQUEST', ciaddr: '127.0.0.4', mac: '02:00:00:00:00:0b', xid: 2 })),
+      );
+      await waitFor(() => pending.length === 1, { what: "B's save" });
+      send(
+        encodeMessage(request({ type: 'REQUEST', ciaddr: '127.0.0.3', mac: '02:00:00:00:00:0a', xid: 3 })),
+      );
+      await waitFor(() => replies.some((r) => r.xid === 3), { what: "A's renewal" });
+      expect(replies.some((r) => r.xid === 2)).toBe(false);
+      releaseAll();
+      await waitFor(() => replies.some((r) => r.xid === 2), { what: "B's ACK after its save" });
+    } finally {
+      releaseAll();
+    }
+  });
+
   it('loads the table a power cut left and removes the temp file of the save it cut', async () => {
     const dir = tempDir('dhcp-store-');
     dirs.push(dir);
