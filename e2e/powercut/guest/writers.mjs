@@ -435,7 +435,8 @@ async function wpa() {
     fail({ error: `wpa_supplicant exited ${code}` });
     process.exit(1);
   });
-  const cli = createWpaCli({ iface: 'wlan0', ctrlDir: '/run/wpa-pc' });
+  // a loaded TCG guest can take many seconds for one wpa_cli call (the device profile's step limit)
+  const cli = createWpaCli({ iface: 'wlan0', ctrlDir: '/run/wpa-pc', timeoutMs: 60_000 });
   for (let i = 0; ; i++) {
     try {
       await cli.ping();
