@@ -26,16 +26,24 @@ const cycles = Number(opt.cycles);
 const bootTimeoutMs = Number(opt['boot-timeout']) * 1000;
 fs.mkdirSync(opt.logs, { recursive: true });
 
-// A small seeded generator, so a run can be repeated with its seed.
-let s = Number(opt.seed) >>> 0 || 1;
+// A small seeded generator (mulberry32), so a run can be repeated with its seed.
+let s = Number(opt.seed) >>> 0;
 const random = () => {
-  s ^= s << 13;
-  s >>>= 0;
-  s ^= s >>> 17;
-  s ^= s << 5;
-  s >>>= 0;
-  return s / 2 ** 32;
+  s = (s + 0x6d2b79f5) | 0;
+  let t = Math.imul(s ^ (s >>> 15), 1 | s);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
 };
+// The VM never outlives this driver: killed or interrupted, it takes the current QEMU with it.
+let current = null;
+const stopVm = () => current?.kill('SIGKILL');
+process.on('exit', stopVm);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    stopVm();
+    process.exit(1);
+  });
+}
 const log = (text) => process.stderr.write(`[powercut] ${text}\n`);
 
 /**
@@ -73,6 +81,7 @@ function boot(index, cut) {
   ];
   const started = performance.now();
   const qemu = spawn('qemu-system-x86_64', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  current = qemu;
   const lines = [];
   const out = fs.createWriteStream(path.join(opt.logs, `boot-${String(index).padStart(3, '0')}.log`));
   let rest = '';
@@ -117,6 +126,7 @@ function boot(index, cut) {
   const timeout = setTimeout(() => kill('timeout'), bootTimeoutMs);
   return new Promise((resolve) => {
     qemu.on('exit', () => {
+      current = null;
       clearTimeout(timeout);
       clearTimeout(killTimer);
       out.end();
