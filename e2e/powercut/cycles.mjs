@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { eachLine } from '../hwsim/scenarios/lib.mjs';
 
 const { values: opt } = parseArgs({
   options: {
@@ -84,7 +85,6 @@ function boot(index, cut) {
   current = qemu;
   const lines = [];
   const out = fs.createWriteStream(path.join(opt.logs, `boot-${String(index).padStart(3, '0')}.log`));
-  let rest = '';
   let killTimer = null;
   let killedAt = null;
   const marks = {};
@@ -112,16 +112,7 @@ function boot(index, cut) {
       if (cut?.after === 'start') killTimer = setTimeout(() => kill('start'), cut.ms);
     }
   };
-  qemu.stdout.setEncoding('utf8');
-  qemu.stdout.on('data', (d) => {
-    rest += d;
-    let i = rest.indexOf('\n');
-    while (i >= 0) {
-      onLine(rest.slice(0, i));
-      rest = rest.slice(i + 1);
-      i = rest.indexOf('\n');
-    }
-  });
+  eachLine(qemu.stdout, onLine);
   qemu.stderr.on('data', (d) => out.write(`qemu: ${d}`));
   const timeout = setTimeout(() => kill('timeout'), bootTimeoutMs);
   return new Promise((resolve) => {

@@ -29,6 +29,7 @@ import { createSqliteTelemetryStore, openNodeSqlite } from '@waved/psp-cloud/sql
 import { createDownloader } from '@waved/swu-ota';
 import { createWpaCli, syncSavedConfig } from '@waved/wpa-cli';
 import { parse as parseToml } from 'smol-toml';
+import { eachLine } from '../../hwsim/scenarios/lib.mjs';
 
 const [names = '', cycleArg, modeArg] = process.argv.slice(2);
 const cycle = Number(cycleArg);
@@ -531,19 +532,11 @@ async function dhcp() {
       first = resolve;
       child.on('exit', () => resolve(null));
     });
-    let rest = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (d) => {
-      rest += d;
-      let i = rest.indexOf('\n');
-      while (i >= 0) {
-        const m = /^PCLEASE (\S+) (\S+) (\S+)/.exec(rest.slice(0, i));
-        rest = rest.slice(i + 1);
-        i = rest.indexOf('\n');
-        if (m) {
-          onLease?.({ mac, ip: m[2], how: m[1], lease: Number(m[3]) });
-          first({ mac, ip: m[2] });
-        }
+    eachLine(child.stdout, (l) => {
+      const m = /^PCLEASE (\S+) (\S+) (\S+)/.exec(l);
+      if (m) {
+        onLease?.({ mac, ip: m[2], how: m[1], lease: Number(m[3]) });
+        first({ mac, ip: m[2] });
       }
     });
     return got;
