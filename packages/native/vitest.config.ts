@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // Lab tests need a peer (cross compilers, qemu-user) or run the addon against real sockets with
 // needs() from @waved/test-lab: `npm run test:lab`, never cached. The rest are unit tests:
 // `npm run test:unit`, cached by turbo.
-const lab = ['test/prebuilds.test.ts', 'test/qemu.test.ts', 'test/unix-dgram.test.ts'];
+const lab = ['test/arp.test.ts', 'test/prebuilds.test.ts', 'test/qemu.test.ts', 'test/unix-dgram.test.ts'];
 
 export default defineConfig({
   test: {

@@ -9,6 +9,8 @@
 //   closeFd(fd)
 //   watch(fd, onReadable: () => void)                       -> handle; unwatch(handle)
 //   udpBatchOpen(...) / udpBatchClose(...)                  (udp_batch.c)
+//   arpSet(fd, device: Buffer, address: int, hardware: Buffer, offset: int)
+//                                                           (ioctl SIOCSARP; address in host order)
 // A failed system call throws an Error with `code` = the errno name (ENOENT, EAGAIN, ...) and
 // `syscall` set. Paths are raw bytes: a leading NUL byte names the abstract namespace.
 #define _GNU_SOURCE
@@ -19,6 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
+#include <net/if_arp.h>
+#include <netinet/in.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -370,6 +376,40 @@ static napi_value unwatch(napi_env env, napi_callback_info info) {
   return undefined(env);
 }
 
+// arpSet(fd, device: Buffer, address: int, hardware: Buffer, offset: int): writes the ARP cache entry
+// address -> hardware[offset..offset+6) on the device (ioctl SIOCSARP on any IPv4 socket of the
+// network namespace; CAP_NET_ADMIN). The entry is an ordinary one (ATF_COM, not ATF_PERM): the
+// kernel replaces it when the neighbour answers and ages it out. `address` is the IPv4 address in
+// host order (as the UDP batch transport's meta holds it).
+static napi_value arp_set(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  int32_t fd, address, offset;
+  void *device = NULL, *hardware = NULL;
+  size_t device_length = 0, hardware_length = 0;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 5 || !get_int(env, argv[0], &fd) ||
+      fd < 0 || !get_buffer(env, argv[1], &device, &device_length) || !get_int(env, argv[2], &address) ||
+      !get_buffer(env, argv[3], &hardware, &hardware_length) || !get_int(env, argv[4], &offset))
+    return waved_throw_type(env, "arpSet(fd: int, device: Buffer, address: int, hardware: Buffer, offset: int)");
+  if (device_length < 1 || device_length >= IFNAMSIZ || memchr(device, 0, device_length) != NULL)
+    return waved_throw_type(env, "arpSet device name must be 1..15 bytes without NUL");
+  if (offset < 0 || (size_t)offset > hardware_length || hardware_length - (size_t)offset < 6)
+    return waved_throw_type(env, "arpSet hardware address needs 6 bytes at offset");
+  struct arpreq request;
+  memset(&request, 0, sizeof request);
+  struct sockaddr_in protocol;
+  memset(&protocol, 0, sizeof protocol);
+  protocol.sin_family = AF_INET;
+  protocol.sin_addr.s_addr = htonl((uint32_t)address);
+  memcpy(&request.arp_pa, &protocol, sizeof protocol);
+  request.arp_ha.sa_family = ARPHRD_ETHER;
+  memcpy(request.arp_ha.sa_data, (const unsigned char *)hardware + offset, 6);
+  request.arp_flags = ATF_COM;
+  memcpy(request.arp_dev, device, device_length);
+  if (ioctl(fd, SIOCSARP, &request) != 0) return waved_throw_errno(env, "ioctl", errno, "SIOCSARP");
+  return undefined(env);
+}
+
 static int export_function(napi_env env, napi_value exports, const char *name, napi_callback fn) {
   napi_value value;
   return napi_create_function(env, name, NAPI_AUTO_LENGTH, fn, NULL, &value) == napi_ok &&
@@ -388,6 +428,7 @@ NAPI_MODULE_INIT() {
       !export_function(env, exports, "watch", watch) || !export_function(env, exports, "unwatch", unwatch) ||
       !export_function(env, exports, "udpBatchOpen", waved_udp_batch_open) ||
       !export_function(env, exports, "udpBatchClose", waved_udp_batch_close) ||
+      !export_function(env, exports, "arpSet", arp_set) ||
       napi_create_int32(env, WAVED_NATIVE_ABI, &version) != napi_ok ||
       napi_set_named_property(env, exports, "abi", version) != napi_ok)
     return NULL;

@@ -11,7 +11,7 @@
 
 // Bumped whenever the functions the addon exports change shape; the JavaScript loader refuses a
 // prebuild whose number differs, instead of calling into it wrongly.
-#define WAVED_NATIVE_ABI 2
+#define WAVED_NATIVE_ABI 3
 
 napi_value waved_throw_errno(napi_env env, const char *syscall, int error, const char *detail);
 napi_value waved_throw_type(napi_env env, const char *message);

@@ -1,5 +1,7 @@
 import './node-guard.js';
 
+// ARP cache
+export { type ArpWriter, createArpWriter } from './arp.js';
 // Errors
 export { isNativeError, NativeError, type NativeErrorCode } from './errors.js';
 // Loading

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { NativeError } from './errors.js';
 
 /** Version of the function table the prebuilds export (WAVED_NATIVE_ABI in native/waved_native.h). */
-const NATIVE_ABI = 2;
+const NATIVE_ABI = 3;
 
 /** The raw functions of the addon (see native/waved_native.c). Internal: use the typed wrappers. */
 export interface NativeBinding {
@@ -24,6 +24,7 @@ export interface NativeBinding {
   unwatch(handle: object): void;
   udpBatchOpen(address: string, port: number, onBatch: (count: number) => void, flags?: number): object;
   udpBatchClose(handle: object): void;
+  arpSet(fd: number, device: Buffer, address: number, hardware: Buffer, offset: number): void;
 }
 
 /** `linux-x64`, `linux-arm64` or `linux-arm`: the prebuild folder for this process, or null. */

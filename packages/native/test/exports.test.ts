@@ -10,6 +10,7 @@ it('exports exactly the public API', async () => {
       "SO_BINDTOIFINDEX",
       "bindToDevice",
       "closeUdpBatch",
+      "createArpWriter",
       "createUnixDatagramSocket",
       "getSocketOption",
       "getSocketOptionInt",

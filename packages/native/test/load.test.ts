@@ -24,7 +24,7 @@ it.each([
 
 it('loads the prebuild for this machine', () => {
   expect(nativeStatus()).toEqual({ available: true, reason: '' });
-  expect(loadNative().abi).toBe(2);
+  expect(loadNative().abi).toBe(3);
 });
 
 describe('a prebuild that cannot be used gives one line that says what to do', () => {

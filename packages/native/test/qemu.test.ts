@@ -48,7 +48,7 @@ needs({ peers: ['qemu-aarch64', 'qemu-arm'] }).describe('prebuilds under qemu-us
       const out = await underQemu(cpu, [path.join(here, 'fixtures/exercise.mjs'), 'raw', file]);
       expect(out).toMatchObject({
         arch: c.arch,
-        abi: 2,
+        abi: 3,
         sent: 4,
         unix: { text: 'PING', from: expect.stringMatching(/-b$/) },
         sndbuf: 131_072,
