@@ -3,9 +3,9 @@
 //
 // dnsmasq runs as its users run it on a small device, minus logging: without --quiet-dhcp it formats
 // and writes four log lines per exchange (even to /dev/null) and ours logs nothing, so both are
-// quiet. Two client behaviours: perfdhcp's default (no broadcast flag: dnsmasq unicasts the reply to
-// the offered address by writing the ARP cache, which a UDP socket cannot do, so ours broadcasts)
-// and `perfdhcp -B` (the broadcast flag: both servers broadcast every reply).
+// quiet. Two client behaviours: perfdhcp's default (no broadcast flag: both servers write the ARP
+// cache and unicast the reply to the offered address) and `perfdhcp -B` (the broadcast flag: both
+// servers broadcast every reply).
 //
 // 1. CPU per exchange (the headline): each server at fixed rates (BENCH_DHCP_RATES, default
 //    250,1000,4000 exchanges/s), in rounds that alternate the order, each on a fresh server that

@@ -59,6 +59,13 @@ export interface DhcpReply {
   address: number;
   port: number;
   persist: boolean;
+  /**
+   * The client's new address when the reply could go straight to it instead of to `address`
+   * (broadcast): an OFFER or ACK for a client with no address yet (no ciaddr, no relay) that did not
+   * set the broadcast flag and has an Ethernet hardware address (RFC 2131 §4.1). Sending it there
+   * needs an ARP cache entry for it first (the client cannot answer ARP yet). 0 otherwise.
+   */
+  direct: number;
 }
 
 export interface DhcpStats {
@@ -117,7 +124,7 @@ export interface DhcpMachineCore extends DhcpMachine {
     now: number,
     out: Uint8Array,
     offset: number,
-    to: { address: number; port: number },
+    to: { address: number; port: number; direct: number },
   ): number;
 }
 
@@ -340,6 +347,7 @@ export function createDhcpMachineCore(options: DhcpMachineOptions): DhcpMachineC
   let replyFlags = 0;
   let replyAddress = 0;
   let replyPort = 0;
+  let replyDirect = 0;
   let replyClientId: Uint8Array | undefined;
   const replyExtras: number[] = []; // codes of `onRequest` options, in the client's order
 
@@ -377,6 +385,7 @@ export function createDhcpMachineCore(options: DhcpMachineOptions): DhcpMachineC
     let flags = req.flags;
     let address: number;
     let port = clientPort;
+    let direct = 0;
     if (req.giaddr !== 0) {
       // §4.1: through a relay, to the relay's server port; a NAK asks the relay to broadcast.
       address = req.giaddr;
@@ -387,9 +396,11 @@ export function createDhcpMachineCore(options: DhcpMachineOptions): DhcpMachineC
     } else if (req.ciaddr !== 0) {
       address = req.ciaddr; // RENEWING, REBINDING and INFORM: the client has its address (§4.1, §4.3.5)
     } else {
-      // Broadcast flag set, or no way to unicast to an unconfigured client without writing the ARP
-      // cache: §4.1 allows the broadcast address when unicast is not possible.
+      // §4.1: broadcast when the client set the broadcast flag; otherwise unicast to the client's
+      // hardware address and yiaddr, which needs an ARP cache entry (the server's to write, so
+      // `direct`), and broadcast when that is not possible.
       address = BROADCAST;
+      if ((flags & BROADCAST_FLAG) === 0 && req.htype === 1 && req.hlen === 6) direct = yiaddr;
     }
     replyType = type;
     replyYiaddr = yiaddr;
@@ -398,6 +409,7 @@ export function createDhcpMachineCore(options: DhcpMachineOptions): DhcpMachineC
     replyFlags = flags;
     replyAddress = address;
     replyPort = port;
+    replyDirect = direct;
     if (type === MessageType.OFFER) counters.offer++;
     else if (type === MessageType.ACK) counters.ack++;
     else if (type === MessageType.NAK) counters.nak++;
@@ -441,7 +453,7 @@ export function createDhcpMachineCore(options: DhcpMachineOptions): DhcpMachineC
       file: EMPTY,
       options: opts,
     };
-    return { message, address: replyAddress, port: replyPort, persist: replyPersist };
+    return { message, address: replyAddress, port: replyPort, persist: replyPersist, direct: replyDirect };
   }
 
   /**
@@ -658,6 +670,7 @@ export function createDhcpMachineCore(options: DhcpMachineOptions): DhcpMachineC
       const length = writeDecided(req, out, offset);
       to.address = replyAddress;
       to.port = replyPort;
+      to.direct = replyDirect;
       return length;
     },
     leases: (now) => pool.list(now),

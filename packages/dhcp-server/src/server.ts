@@ -2,7 +2,9 @@ import dgram from 'node:dgram';
 import os from 'node:os';
 import { type Clock, formatUrl, type Listening, systemClock, type TimerHandle } from '@waved/internal';
 import {
+  type ArpWriter,
   closeUdpBatch,
+  createArpWriter,
   nativeStatus,
   openUdpBatch,
   SOL_SOCKET,
@@ -12,7 +14,7 @@ import {
 import { bindToInterface } from './bind.js';
 import { MessageType, Option } from './constants.js';
 import { DhcpError } from './errors.js';
-import { formatIpv4 } from './ipv4.js';
+import { formatIpv4, parseIpv4 } from './ipv4.js';
 import { createDhcpMachineCore, type DhcpMachineOptions, type DhcpStats } from './machine.js';
 import { type DhcpMessage, decodeMessageValue, encodeMessage } from './message.js';
 import type { DhcpLease } from './pool.js';
@@ -26,6 +28,14 @@ export interface DhcpServerOptions extends Omit<DhcpMachineOptions, 'serverPort'
    * it hears only that link and its broadcasts leave through it even without a default route.
    */
   interface?: string;
+  /**
+   * With `interface`: an OFFER or ACK for a client that has no address yet and did not set the
+   * broadcast flag goes to its new address and hardware address, after the server writes the ARP
+   * cache entry for it (RFC 2131 §4.1, as dnsmasq and ISC dhcpd do): no copy of every reply to every
+   * station, and none looped back into the server's own host. Needs `CAP_NET_ADMIN`; without it
+   * (logged once) or with `false`, those replies are broadcast. Default `true`.
+   */
+  unicast?: boolean;
   /** Keeps leases across restarts; new holders are saved before their ACK is sent. */
   store?: LeaseStore;
   /** Longest delay before a renewal (expiry-only change) is written to the store (default 1000 ms). */
@@ -159,6 +169,55 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
     return lastAddressText;
   }
 
+  // The ARP cache writer for unicast replies to clients without an address (`unicast`), once bound.
+  let arp: ArpWriter | undefined;
+
+  function startArp(fd: number | dgram.Socket): void {
+    arp = undefined;
+    if (options.interface === undefined || options.unicast === false) return;
+    try {
+      arp = createArpWriter(fd, options.interface);
+    } catch (error) {
+      arpFailed(error);
+    }
+  }
+
+  function arpFailed(error: unknown): void {
+    arp = undefined;
+    log?.info?.('DHCP replies to clients without an address are broadcast: the ARP cache cannot be written', {
+      code: (error as { systemCode?: string; code?: string }).systemCode ?? (error as { code?: string }).code,
+    });
+  }
+
+  // This host's own IPv4 addresses, read again at most once a second: a reply sent straight to one of
+  // them would be delivered to this host instead of the client (an address of the pool that is also
+  // configured here), so it is broadcast, and the client's ARP probe then finds the conflict.
+  let local = new Set<number>();
+  let localAt = Number.NEGATIVE_INFINITY;
+  function isLocal(address: number): boolean {
+    const t = performance.now();
+    if (t - localAt >= 1000) {
+      localAt = t;
+      const next = new Set<number>();
+      for (const list of Object.values(os.networkInterfaces())) {
+        for (const a of list ?? []) if (a.family === 'IPv4') next.add(parseIpv4(a.address));
+      }
+      local = next;
+    }
+    return local.has(address >>> 0);
+  }
+
+  /** Writes the ARP entry `address` -> the 6 bytes at `offset`; false (and broadcast from now on) when it cannot. */
+  function writeArp(address: number, hardware: Uint8Array, offset: number): boolean {
+    try {
+      arp!(address >>> 0, hardware, offset);
+      return true;
+    } catch (error) {
+      arpFailed(error);
+      return false;
+    }
+  }
+
   /** Addresses handed over whose binding no finished save holds yet (address -> hand-over number). */
   const unsaved = new Map<number, number>();
   let handOvers = 0;
@@ -220,7 +279,14 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       const reply = machine.handle(request, now());
       if (reply !== undefined) {
         const bytes = encodeMessage(reply.message);
-        const address = addressText(reply.address);
+        const address = addressText(
+          reply.direct !== 0 &&
+            arp !== undefined &&
+            !isLocal(reply.direct) &&
+            writeArp(reply.direct, request.chaddr, 0)
+            ? reply.direct
+            : reply.address,
+        );
         // A new holder's ACK waits for the save. So does an ACK of an address whose hand-over is not
         // saved yet: a client that repeats its REQUEST before the first ACK left is, in memory,
         // already bound, and its second ACK must not reach it before the binding is on disk.
@@ -250,7 +316,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
   let batch: UdpBatchHandle | undefined;
   let meta32: Int32Array = new Int32Array(0);
   let batchSendErrors = 0; // failed sends the native side reported, already counted and logged
-  const destination = { address: 0, port: 0 }; // where writeReply says the reply goes
+  const destination = { address: 0, port: 0, direct: 0 }; // where writeReply says the reply goes
 
   /** Takes the send failures counted in C (sendmmsg runs after the callback) into the stats and log. */
   function collectSendErrors(): void {
@@ -285,6 +351,10 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
         // the reply written straight into its send slot, from option bytes encoded once
         const written = machine.writeReply(request, now(), h.outBytes, i * slot, destination);
         if (written === 0) continue;
+        // chaddr is at byte 28 of the request, still in its receive slot
+        const direct = destination.direct;
+        if (direct !== 0 && arp !== undefined && !isLocal(direct) && writeArp(direct, inBytes, i * slot + 28))
+          destination.address = direct;
         meta32[at + 1] = destination.address | 0;
         meta32[at + 2] = destination.port;
         meta32[at + 3] = written;
@@ -324,6 +394,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
     let ifindex: number | undefined;
     try {
       if (options.interface !== undefined) ifindex = await bindToInterface(h.fd, options.interface);
+      startArp(h.fd);
     } catch (error) {
       batch = undefined;
       closeUdpBatch(h);
@@ -385,6 +456,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       try {
         s.setBroadcast(true);
         if (options.interface !== undefined) ifindex = await bindToInterface(s, options.interface);
+        startArp(s);
       } catch (error) {
         socket = undefined;
         s.close();
@@ -411,6 +483,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
     async close() {
       if (closing) return;
       closing = true;
+      arp = undefined;
       const h = batch;
       if (h) {
         collectSendErrors();

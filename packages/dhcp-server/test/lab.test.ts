@@ -23,7 +23,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DhcpLease, DhcpStats } from '../src/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const lab = needs({ root: true, peers: ['ip', 'udhcpc', 'dhclient', 'dhcpcd'] });
+const lab = needs({ root: true, peers: ['ip', 'udhcpc', 'dhclient', 'dhcpcd', 'tcpdump'] });
 
 interface State {
   listen: { address: string; port: number; ifindex?: number };
@@ -347,12 +347,112 @@ exit 0
     await flush();
   });
 
+  it('dhclient (no broadcast flag) gets OFFER and ACK unicast to its new address and MAC, the ARP entry written first, on both transports; with unicast: false they are broadcast', async () => {
+    const mac = (await phone.exec('cat', [`/sys/class/net/${PH}/address`])).stdout.trim();
+    /** dhclient from a fresh lease file on `clientPort`; the replies it gets, as tcpdump saw them arrive. */
+    async function replies(tag: string, serverPort: number, clientPort: number): Promise<string[]> {
+      const dump = startPeer('ip', [
+        'netns',
+        'exec',
+        phone.name,
+        'tcpdump',
+        '-i',
+        PH,
+        '-n',
+        '-e',
+        '-l',
+        '-Q',
+        'in',
+        '-c',
+        '2',
+        `udp src port ${serverPort} and udp dst port ${clientPort}`,
+      ]);
+      try {
+        await waitFor(() => dump.output().includes('listening on'), { what: 'tcpdump listening' });
+        const args = [
+          '-p',
+          String(clientPort),
+          '-cf',
+          dir.join('dhclient.conf'),
+          '-sf',
+          dir.join('dhclient.sh'),
+          '-lf',
+          dir.join(`${tag}.leases`),
+          '-pf',
+          dir.join(`${tag}.pid`),
+        ];
+        await phone.exec('dhclient', ['-1', '-v', ...args, PH], { timeoutMs: 20_000 });
+        daemonPids.push(await readPidFile(dir.join(`${tag}.pid`)));
+        const lines = await waitFor(
+          () => {
+            // (tcpdump names BOOTP only on ports 67 and 68)
+            const got = dump
+              .output()
+              .split('\n')
+              .filter((l) => l.includes(', ethertype IPv4 '));
+            return got.length >= 2 ? got : undefined;
+          },
+          { what: `two replies captured (${tag})` },
+        );
+        await phone.exec('dhclient', ['-r', '-v', ...args, PH], { timeoutMs: 20_000 });
+        return lines;
+      } finally {
+        await dump.stop();
+        await flush();
+      }
+    }
+
+    const direct = await replies('direct', 67, 68);
+    const address = /BOUND ip=(\S+)/.exec(
+      log('dhclient.log')
+        .split('\n')
+        .findLast((l) => l.includes('BOUND'))!,
+    )![1]!;
+    for (const line of direct) {
+      // Ethernet destination = the client's MAC, IP destination = the address it is being given
+      expect(line).toContain(`> ${mac}, ethertype IPv4`);
+      expect(line).toContain(`192.168.2.1.67 > ${address}.68: BOOTP/DHCP, Reply`);
+    }
+    const neigh = await ap.exec('ip', ['-4', 'neigh', 'show', address, 'dev', 'ap0']);
+    expect(neigh.stdout).toContain(`lladdr ${mac}`);
+
+    // the node:dgram transport (what a server with a lease store uses) does the same
+    const viaDgram = await startServer('dgram', {
+      ...CONFIG,
+      transport: 'dgram',
+      port: 4067,
+      clientPort: 4068,
+    });
+    try {
+      for (const line of await replies('dgram', 4067, 4068)) {
+        expect(line).toContain(`> ${mac}, ethertype IPv4`);
+        expect(line).toMatch(/ 192\.168\.2\.1\.4067 > 192\.168\.2\.\d+\.4068: UDP/);
+      }
+    } finally {
+      await viaDgram.peer.stop();
+    }
+
+    const plain = await startServer('plain', { ...CONFIG, unicast: false, port: 3067, clientPort: 3068 });
+    try {
+      const broadcast = await replies('plain', 3067, 3068);
+      for (const line of broadcast) {
+        expect(line).toContain('> ff:ff:ff:ff:ff:ff, ethertype IPv4');
+        expect(line).toContain('192.168.2.1.3067 > 255.255.255.255.3068: UDP');
+      }
+    } finally {
+      await plain.peer.stop();
+    }
+  });
+
   it('udhcpc -a finds its address in use (ARP reply), DECLINEs it, and gets another; the server quarantines it', async () => {
     // The udhcpc client's remembered address is what the server offers it again; put that address on
     // ap0 as well, so udhcpc's ARP check after the ACK gets an answer.
     const mac = (await phone.exec('cat', [`/sys/class/net/${PH}/address`])).stdout.trim();
     const taken = (await main.state()).leases.find((l) => l.hardwareAddress === mac)!.address;
     await ap.exec('ip', ['addr', 'add', `${taken}/32`, 'dev', 'ap0']);
+    // The server reads its host's addresses at most once a second: from then on it broadcasts to that
+    // address (sent straight to it, the reply would stay on this host).
+    await new Promise((r) => setTimeout(r, 1100));
     const declines = (await main.state()).stats.decline;
     fs.rmSync(dir.join('udhcpc.log'), { force: true });
     const u = udhcpc('-a500', '-A', '1');

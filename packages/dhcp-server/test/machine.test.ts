@@ -339,8 +339,42 @@ describe('RFC 2131 §4.1 reply addressing', () => {
     expect(s.m.stats(s.now()).ignored).toBe(1);
   });
 
-  it('without relay, ciaddr or broadcast bit: broadcast (no ARP cache to unicast to an unconfigured client)', () => {
-    expect(setup().send({ type: 'DISCOVER', flags: 0 })!.address).toBe(BCAST);
+  it('without relay, ciaddr or broadcast bit: broadcast, with yiaddr as the direct destination once the ARP cache maps it', () => {
+    const s = setup();
+    const offer = s.send({ type: 'DISCOVER', flags: 0, mac: '02:00:00:00:00:31' })!;
+    expect(offer.address).toBe(BCAST);
+    expect(offer.direct).toBe(offer.message.yiaddr);
+    expect(formatIpv4(offer.direct)).toMatch(/^192\.168\.2\./);
+    const ack = s.send({
+      type: 'REQUEST',
+      mac: '02:00:00:00:00:31',
+      serverId: '192.168.2.1',
+      requested: formatIpv4(offer.message.yiaddr),
+    })!;
+    expect(typeOf(ack.message)).toBe(MessageType.ACK);
+    expect(ack.direct).toBe(offer.message.yiaddr);
+  });
+
+  it('no direct destination: broadcast flag set, a relay, ciaddr (RENEWING), a NAK, a hardware type other than Ethernet', () => {
+    const s = setup();
+    expect(s.send({ type: 'DISCOVER', flags: BROADCAST_FLAG, mac: '02:00:00:00:00:41' })!.direct).toBe(0);
+    expect(s.send({ type: 'DISCOVER', giaddr: '192.168.2.254', mac: '02:00:00:00:00:42' })!.direct).toBe(0);
+    const a = lease(s, '02:00:00:00:00:43');
+    const renew = s.send({ type: 'REQUEST', mac: '02:00:00:00:00:43', ciaddr: a })!;
+    expect(typeOf(renew.message)).toBe(MessageType.ACK);
+    expect(renew.direct).toBe(0);
+    const nak = s.send({
+      type: 'REQUEST',
+      mac: '02:00:00:00:00:44',
+      serverId: '192.168.2.1',
+      requested: '10.0.0.9',
+    })!;
+    expect(typeOf(nak.message)).toBe(MessageType.NAK);
+    expect(nak.direct).toBe(0);
+    const tokenRing = { ...request({ type: 'DISCOVER', mac: '02:00:00:00:00:45' }), htype: 6 };
+    expect(s.m.handle(tokenRing, s.now())!.direct).toBe(0);
+    const longAddress = { ...request({ type: 'DISCOVER', mac: '02:00:00:00:00:46' }), hlen: 8 };
+    expect(s.m.handle(longAddress, s.now())!.direct).toBe(0);
   });
 });
 
@@ -460,7 +494,7 @@ describe('writeReply (the batch transport writes replies with it)', () => {
           const a = createDhcpMachine(config);
           const b = createDhcpMachineCore(config);
           const out = Buffer.alloc(6000, 0xee);
-          const to = { address: -1, port: -1 };
+          const to = { address: -1, port: -1, direct: -1 };
           let now = T0;
           for (const [spec, step] of stream) {
             now += step;
@@ -475,7 +509,7 @@ describe('writeReply (the batch transport writes replies with it)', () => {
             expect(out.subarray(123, 123 + written)).toEqual(encodeMessage(expected.message));
             expect(out.subarray(0, 123).every((x) => x === 0xee)).toBe(true);
             expect(out.subarray(123 + written).every((x) => x === 0xee)).toBe(true);
-            expect(to).toEqual({ address: expected.address, port: expected.port });
+            expect(to).toEqual({ address: expected.address, port: expected.port, direct: expected.direct });
           }
           expect(b.stats(now)).toEqual(a.stats(now));
           expect(b.leases(now)).toEqual(a.leases(now));
@@ -488,7 +522,7 @@ describe('writeReply (the batch transport writes replies with it)', () => {
   it('refuses a slot too small for the reply with DHCP_ENCODE_BUFFER, writing nothing', () => {
     const b = createDhcpMachineCore(BASE);
     const out = Buffer.alloc(400, 0xee);
-    const to = { address: 0, port: 0 };
+    const to = { address: 0, port: 0, direct: 0 };
     expect(() => b.writeReply(request({ type: 'DISCOVER' }), T0, out, 200, to)).toThrow(
       expect.objectContaining({ code: 'DHCP_ENCODE_BUFFER' }),
     );
