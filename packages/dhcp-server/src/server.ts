@@ -207,10 +207,15 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
     return local.has(address >>> 0);
   }
 
-  /** Writes the ARP entry `address` -> the 6 bytes at `offset`; false (and broadcast from now on) when it cannot. */
-  function writeArp(address: number, hardware: Uint8Array, offset: number): boolean {
+  /**
+   * Whether a reply may go straight to `address` (a DhcpReply's `direct`; 0: no): true once the ARP
+   * entry `address` -> the 6 bytes of `hardware` at `offset` is written. False when `unicast` is off,
+   * for an address of this host, and from the first failed write on (broadcast instead).
+   */
+  function goesDirect(address: number, hardware: Uint8Array, offset: number): boolean {
+    if (address === 0 || arp === undefined || isLocal(address)) return false;
     try {
-      arp!(address >>> 0, hardware, offset);
+      arp(address >>> 0, hardware, offset);
       return true;
     } catch (error) {
       arpFailed(error);
@@ -280,12 +285,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
       if (reply !== undefined) {
         const bytes = encodeMessage(reply.message);
         const address = addressText(
-          reply.direct !== 0 &&
-            arp !== undefined &&
-            !isLocal(reply.direct) &&
-            writeArp(reply.direct, request.chaddr, 0)
-            ? reply.direct
-            : reply.address,
+          goesDirect(reply.direct, request.chaddr, 0) ? reply.direct : reply.address,
         );
         // A new holder's ACK waits for the save. So does an ACK of an address whose hand-over is not
         // saved yet: a client that repeats its REQUEST before the first ACK left is, in memory,
@@ -352,9 +352,7 @@ export function createDhcpServer(options: DhcpServerOptions): DhcpServer {
         const written = machine.writeReply(request, now(), h.outBytes, i * slot, destination);
         if (written === 0) continue;
         // chaddr is at byte 28 of the request, still in its receive slot
-        const direct = destination.direct;
-        if (direct !== 0 && arp !== undefined && !isLocal(direct) && writeArp(direct, inBytes, i * slot + 28))
-          destination.address = direct;
+        if (goesDirect(destination.direct, inBytes, i * slot + 28)) destination.address = destination.direct;
         meta32[at + 1] = destination.address | 0;
         meta32[at + 2] = destination.port;
         meta32[at + 3] = written;
