@@ -44,7 +44,7 @@ waved start and waved check:
   These override the profile's [wifi] table (lab use):
   --iface <name>  --wpa-config <file>  --ctrl-dir <dir>  --wpa-driver <name>
   --hostapd-driver <name>  --hostapd-config <file>  --gateway <ip>  --portal-port <n>  --run-dir <dir>
-  --scan-wait <ms>  (default 3000)
+  --scan-wait <ms>  (default 10000)
   --association-timeout <ms>  time to join after a save (profile wifi.association_timeout_ms, 30000)
   --step-limit <ms>       bound of one radio step (profile wifi.step_limit_ms, 15000)
   --setup-timeout <ms>    the setup network closes after this (profile wifi.setup_timeout_ms, 300000)
@@ -284,7 +284,7 @@ async function start(values: Values, common: Common): Promise<number> {
   const adapters = createSystemAdapters({
     profile,
     logger,
-    scanWaitMs: int(values, 'scan-wait', 0, 60_000, 3000),
+    scanWaitMs: int(values, 'scan-wait', 0, 120_000, 10_000),
     ntpPort: int(values, 'ntp-port', 1, 65_535, 123),
   });
   const screenOn = !!profile.screen.tty || (common.screen && process.stdout.isTTY === true);

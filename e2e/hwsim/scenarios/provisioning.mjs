@@ -108,8 +108,9 @@ const notified = (pattern, after) =>
 const deviceLog = [];
 let device = null;
 function startDevice() {
-  // --scan-wait: under TCG a scan takes many times longer than on hardware (the lab use of the flag).
-  const flags = ['--scan-wait', '8000'];
+  // --scan-wait, the longest wait for a scan: under TCG a scan takes many times longer than on
+  // hardware; the device reads the results as soon as wpa_supplicant reports the scan finished.
+  const flags = ['--scan-wait', '60000'];
   const child = spawn(WAVED, ['start', '--profile', PROFILE, ...flags], {
     env: { ...process.env, NOTIFY_SOCKET },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -159,7 +159,8 @@ describe('wpa_supplicant control-socket events', () => {
       { type: 'wrong-key', ssid: 'Café "1"' },
     ],
     ['<3>CTRL-EVENT-SSID-TEMP-DISABLED id=1 ssid="X" auth_failures=2 duration=20 reason=CONN_FAILED', null],
-    ['<3>CTRL-EVENT-SCAN-RESULTS ', null],
+    ['<3>CTRL-EVENT-SCAN-RESULTS ', { type: 'scan-results' }],
+    ['<3>CTRL-EVENT-SCAN-STARTED ', null],
     ['OK', null],
   ])('%s', (line, event) => {
     expect(parseCtrlEvent(line)).toEqual(event);

@@ -15,6 +15,7 @@ export function parseCtrlEvent(message: string): StationEvent | null {
   if (text.startsWith('CTRL-EVENT-CONNECTED')) return { type: 'connected', ssid: null };
   if (text.startsWith('CTRL-EVENT-DISCONNECTED')) return { type: 'disconnected' };
   if (text.startsWith('CTRL-EVENT-NETWORK-NOT-FOUND')) return { type: 'not-found' };
+  if (text.startsWith('CTRL-EVENT-SCAN-RESULTS')) return { type: 'scan-results' };
   if (text.startsWith('CTRL-EVENT-SSID-TEMP-DISABLED') && /\breason=WRONG_KEY\b/.test(text)) {
     // ssid="…" is printed with printf_encode; decode it to bytes, then to the display form.
     const m = /\bssid="((?:[^"\\]|\\.)*)"/.exec(text);

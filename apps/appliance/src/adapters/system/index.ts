@@ -26,7 +26,7 @@ export interface SystemAdaptersOptions {
   profile: DeviceProfile;
   logger: Logger;
   run?: CommandRunner;
-  /** wait between `scan` and `scan_results` (default 3000 ms). */
+  /** the longest wait for a scan to finish before `scan_results` (default 10000 ms). */
   scanWaitMs?: number;
   /** Default: `$NOTIFY_SOCKET` of the environment. */
   notifier?: Notifier;
@@ -123,7 +123,7 @@ export function createSystemAdapters(options: SystemAdaptersOptions): SystemAdap
     configPath: w.wpa_config,
     run,
     logger,
-    scanWaitMs: options.scanWaitMs ?? 3000,
+    scanWaitMs: options.scanWaitMs ?? 10_000,
   });
   const files = createFileStore();
   const notifier =

@@ -13,7 +13,11 @@ export interface WpaStationOptions {
   /** The station config that `save_config` writes (`/etc/wpa_supplicant.conf`). */
   configPath: string;
   run?: CommandRunner;
-  /** How long to wait between `scan` and `scan_results`. */
+  /**
+   * The longest wait for a scan (default 10000 ms): `scan_results` is read as soon as wpa_supplicant
+   * reports the scan finished (CTRL-EVENT-SCAN-RESULTS), and at the latest after this long. Without
+   * the control socket's events (`events: false`), always after this long.
+   */
   scanWaitMs?: number;
   /** Listen for events on the control socket (off where there is none, e.g. unit tests). */
   events?: boolean;
@@ -60,6 +64,18 @@ export function createWpaStation(options: WpaStationOptions): Station & { close(
   const listeners = new Set<(e: StationEvent) => void>();
   let monitoring = false;
 
+  function onEvent(listener: (e: StationEvent) => void): () => void {
+    listeners.add(listener);
+    if (monitor && !monitoring) {
+      monitoring = true;
+      monitor.start();
+      monitor.onEvent((e) => {
+        for (const l of [...listeners]) l(e);
+      });
+    }
+    return () => listeners.delete(listener);
+  }
+
   return {
     async status(): Promise<StationStatus> {
       const s = await cli.status();
@@ -78,13 +94,26 @@ export function createWpaStation(options: WpaStationOptions): Station & { close(
       }
     },
     async scan() {
+      // A scan's length varies with the bands, the driver and the machine's load: a fixed wait either
+      // wastes time or reads the results before the scan has seen every network.
+      let timer: NodeJS.Timeout | undefined;
+      let off: (() => void) | undefined;
+      const finished = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, options.scanWaitMs ?? 10_000);
+        if (monitor) off = onEvent((e) => e.type === 'scan-results' && resolve());
+      });
       try {
-        await cli.scan();
-      } catch (error) {
-        // FAIL-BUSY: a scan is already running; its results are just as good.
-        log.debug?.('scan request refused, reading the current results', { error });
+        try {
+          await cli.scan();
+        } catch (error) {
+          // FAIL-BUSY: a scan is already running; its results are just as good.
+          log.debug?.('scan request refused, reading the current results', { error });
+        }
+        await finished;
+      } finally {
+        clearTimeout(timer);
+        off?.();
       }
-      await new Promise((r) => setTimeout(r, options.scanWaitMs ?? 3_000));
       return toScannedNetworks(await cli.scanResults());
     },
     async provision(request: ProvisionRequest) {
@@ -95,17 +124,7 @@ export function createWpaStation(options: WpaStationOptions): Station & { close(
         hidden: request.hidden,
       });
     },
-    onEvent(listener) {
-      listeners.add(listener);
-      if (monitor && !monitoring) {
-        monitoring = true;
-        monitor.start();
-        monitor.onEvent((e) => {
-          for (const l of [...listeners]) l(e);
-        });
-      }
-      return () => listeners.delete(listener);
-    },
+    onEvent,
     close() {
       monitor?.stop();
       listeners.clear();

@@ -16,7 +16,9 @@ export type StationEvent =
   /** CTRL-EVENT-SSID-TEMP-DISABLED … reason=WRONG_KEY (4-way handshake failed). */
   | { type: 'wrong-key'; ssid: string | null }
   /** CTRL-EVENT-NETWORK-NOT-FOUND: no enabled profile is in range. */
-  | { type: 'not-found' };
+  | { type: 'not-found' }
+  /** CTRL-EVENT-SCAN-RESULTS: a scan finished and its results are ready. */
+  | { type: 'scan-results' };
 
 export interface ProvisionRequest {
   /** The name as text (UTF-8), used when `ssidHex` is absent. */
