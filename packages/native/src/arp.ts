@@ -2,7 +2,7 @@
 // address yet.
 import { fromAddon, NativeError } from './errors.js';
 import { loadNative, type NativeBinding } from './load.js';
-import { type SocketLike, socketFd } from './sockopt.js';
+import { fdOf, interfaceName, type SocketLike } from './sockopt.js';
 
 /** Writes ARP cache entries on one interface; what createArpWriter() returns. */
 export type ArpWriter = (address: number, hardware: Uint8Array, offset?: number) => void;
@@ -23,14 +23,8 @@ export function createArpWriter(
   device: string,
   native: NativeBinding = loadNative(),
 ): ArpWriter {
-  const name = Buffer.from(device, 'utf8');
-  if (name.length < 1 || name.length > 15 || name.includes(0)) {
-    throw new NativeError('NATIVE_ARGUMENT', `invalid interface name ${JSON.stringify(device)}`);
-  }
-  const fd = socketFd(socket);
-  if (fd < 0) {
-    throw new NativeError('NATIVE_ARGUMENT', 'the socket has no file descriptor (bind or connect it first)');
-  }
+  const name = interfaceName(device);
+  const fd = fdOf(socket);
   return (address, hardware, offset = 0) => {
     if (!Number.isInteger(address) || address < 0 || address > 0xffffffff) {
       throw new NativeError(

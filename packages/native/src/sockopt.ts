@@ -30,12 +30,22 @@ export function socketFd(socket: SocketLike): number {
   return typeof handle?.fd === 'number' && handle.fd >= 0 ? handle.fd : -1;
 }
 
-function fdOf(socket: SocketLike): number {
+/** The socket's descriptor; NATIVE_ARGUMENT when it has none. */
+export function fdOf(socket: SocketLike): number {
   const fd = socketFd(socket);
   if (fd < 0) {
     throw new NativeError('NATIVE_ARGUMENT', 'the socket has no file descriptor (bind or connect it first)');
   }
   return fd;
+}
+
+/** An interface name as bytes (1..15, no NUL: IFNAMSIZ); NATIVE_ARGUMENT otherwise. */
+export function interfaceName(text: string): Buffer {
+  const name = Buffer.from(text, 'utf8');
+  if (name.length < 1 || name.length > 15 || name.includes(0)) {
+    throw new NativeError('NATIVE_ARGUMENT', `invalid interface name ${JSON.stringify(text)}`);
+  }
+  return name;
 }
 
 /** setsockopt(2): `value` is an int, or the option's bytes. Throws NativeError (NATIVE_SYSCALL). */
@@ -104,10 +114,7 @@ export function bindToDevice(
       `interface index must be a positive integer, got ${device.index}`,
     );
   }
-  const name = Buffer.from(device.name, 'utf8');
-  if (name.length < 1 || name.length > 15 || name.includes(0)) {
-    throw new NativeError('NATIVE_ARGUMENT', `invalid interface name ${JSON.stringify(device.name)}`);
-  }
+  const name = interfaceName(device.name);
   try {
     setSocketOption(socket, SOL_SOCKET, SO_BINDTOIFINDEX, device.index, native);
     const bound = getSocketOptionInt(socket, SOL_SOCKET, SO_BINDTOIFINDEX, native);
