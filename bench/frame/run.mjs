@@ -153,7 +153,10 @@ async function replyLatency({ falseStart, decoder }) {
     events.push(e);
     return e;
   };
-  const timers = {
+  // the module client's clock, in virtual time: its command timeout and its decoder's partial-frame
+  // timeout both run on it
+  const clock = {
+    now: () => now / 1000,
     setTimeout: (fn, ms) => schedule(now + ms * 1000, fn),
     clearTimeout: (e) => {
       if (e) e.dead = true;
@@ -187,8 +190,8 @@ async function replyLatency({ falseStart, decoder }) {
     port,
     probeIntervalMs: 0,
     timeoutMs: 2000,
-    timers,
-    decoder: { ...decoder, now: () => now / 1000 },
+    clock,
+    decoder,
   });
   let resolvedAt;
   let failure;
@@ -218,6 +221,19 @@ const latency = {
   falseStartDefault: await replyLatency({ falseStart: true, decoder: {} }),
   falseStartOff: await replyLatency({ falseStart: true, decoder: { partialTimeoutMs: undefined } }),
 };
+// A clean line, and the default partial-frame timeout behind a false start, must give the reply: if
+// not, the client (or this harness) is broken, and no figure is written.
+for (const [name, l] of [
+  ['clean line', latency.clean],
+  ['false start, default partial-frame timeout', latency.falseStartDefault],
+]) {
+  if (l.failure) {
+    console.error(
+      `reply latency, ${name}: no reply (${l.failure}); the module client or this benchmark is broken`,
+    );
+    process.exit(1);
+  }
+}
 const latencyText = (l) =>
   l.failure ? `no reply (${l.failure} after the 2 s command timeout)` : `${l.ms.toFixed(2)} ms`;
 console.log('reply latency at 115 200 baud after the reply’s last byte (virtual time):');
