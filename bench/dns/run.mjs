@@ -356,6 +356,8 @@ try {
     const qps = (who) => runs[who].map((r) => r.qps);
     const lost = (who) => runs[who].reduce((n, r) => n + r.lost, 0);
     const cpu = (who, key) => median(runs[who].map((r) => r[key]));
+    // the share of its one core a server used: CPU per query times queries/s
+    const busy = (who) => (cpu(who, 'cpuUs') * median(qps(who))) / 1e6;
     console.log(`  summary -c ${c}:`);
     for (const who of ['ours', 'dnsmasq', ...names.slice(2)]) {
       console.log(
@@ -369,6 +371,12 @@ try {
     for (const who of names.slice(2)) {
       console.log(`    ratio ${who}/dnsmasq: median paired ${median(pairs[who]).toFixed(2)}x`);
     }
+    console.log(
+      `    server core busy: ours ${(100 * busy('ours')).toFixed(0)} %, dnsmasq ${(100 * busy('dnsmasq')).toFixed(0)} %` +
+        (busy('ours') < 0.9
+          ? ' (ours was not the limit: the rate is what dnsperf on its own core sent, a lower bound of ours)'
+          : ''),
+    );
     const entry = {
       label: `queries/s, dnsperf -c ${c} (median of paired rounds; ours lost ${lost('ours')})`,
       ...ratio(median(qps('ours')), median(qps('dnsmasq')), { unit: 'q/s', better: 'higher' }),
@@ -378,6 +386,7 @@ try {
         dnsmasq: round(cpu('dnsmasq', 'cpuUs')),
         ...(names.includes('dgram') ? { dgram: round(cpu('dgram', 'cpuUs')) } : {}),
       },
+      serverCoreBusy: { ours: round(busy('ours')), dnsmasq: round(busy('dnsmasq')) },
     };
     // the paired median is the figure; lost queries make it a miss
     entry.ratio = lost('ours') > 0 ? 0 : round(paired);
