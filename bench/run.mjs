@@ -31,12 +31,27 @@ const all = fs
   .sort();
 const chosen = wanted.length ? wanted : check || reportOnly ? [] : all;
 
+/**
+ * Waits (up to 3 minutes) for the 1-minute load average to fall to half the core count, so that one
+ * benchmark does not start in the load the previous one left (results.mjs would label it busy).
+ */
+async function settle() {
+  const limit = os.cpus().length / 2;
+  const deadline = Date.now() + 180_000;
+  if (os.loadavg()[0] <= limit) return;
+  console.log(
+    `\n(waiting for the 1-minute load average, ${os.loadavg()[0].toFixed(2)}, to fall to ${limit})`,
+  );
+  while (os.loadavg()[0] > limit && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2000));
+}
+
 let failed = 0;
 for (const name of chosen) {
   if (!all.includes(name)) {
     console.error(`no benchmark named ${name}; have: ${all.join(', ')}`);
     process.exit(2);
   }
+  await settle();
   console.log(
     `\n=== bench/${name} (node ${process.version}, load average ${os
       .loadavg()

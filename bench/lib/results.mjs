@@ -42,14 +42,67 @@ export function machine() {
 
 export const loadAverage = () => os.loadavg().map((l) => Number(l.toFixed(2)));
 
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+
+/** Fields of /proc/<pid>/stat after the command name (field 3 is [0]), or undefined when it is gone. */
+function statFields(pid) {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return text.slice(text.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU seconds used by this process and everything it started: its own time, its reaped children's
+ * (cutime, cstime) and the live descendants' (with their reaped children's).
+ */
+function ownTreeCpuSeconds() {
+  const children = new Map(); // ppid -> pids
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const f = statFields(entry);
+    if (!f) continue;
+    const ppid = Number(f[1]);
+    if (!children.has(ppid)) children.set(ppid, []);
+    children.get(ppid).push(Number(entry));
+  }
+  let ticks = 0;
+  const queue = [process.pid];
+  while (queue.length) {
+    const pid = queue.pop();
+    const f = statFields(pid);
+    if (f) ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]); // utime stime cutime cstime
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return ticks / CLOCK_TICKS;
+}
+
+/** CPU seconds the whole machine has spent busy (user, nice, system, irq, softirq), from /proc/stat. */
+function machineCpuSeconds() {
+  const [, user, nice, system, , , irq, softirq] = fs
+    .readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .trim()
+    .split(/\s+/)
+    .map(Number);
+  return (user + nice + system + irq + softirq) / CLOCK_TICKS;
+}
+
 /**
  * Starts the record of one benchmark run. `finish(figures)` writes bench/results/<name>.json and
- * returns the path. The run counts as taken on a busy machine when the 1-minute load average, at
- * its start or its end, exceeds half the core count: such figures are kept, labelled, never final.
+ * returns the path. The run counts as taken on a busy machine when the 1-minute load average at its
+ * start exceeds half the core count, or when other processes (everything but the benchmark and the
+ * processes it started) used more than half a core on average during the run. The load average at
+ * the end is recorded too, but a benchmark that keeps both cores busy raises it itself. Figures from
+ * a busy machine are kept, labelled, never final.
  */
 export function startRecord(name, { method }) {
   const started = new Date();
   const loadStart = loadAverage();
+  const machineStart = machineCpuSeconds();
+  const ownStart = ownTreeCpuSeconds();
   const sides = {};
   const notes = [];
   return {
@@ -63,7 +116,12 @@ export function startRecord(name, { method }) {
     finish(figures) {
       const loadEnd = loadAverage();
       const cores = os.cpus().length;
-      const busy = Math.max(loadStart[0], loadEnd[0]) > cores / 2;
+      const seconds = Math.max(1e-3, (Date.now() - started.getTime()) / 1000);
+      const others = Math.max(
+        0,
+        (machineCpuSeconds() - machineStart - (ownTreeCpuSeconds() - ownStart)) / seconds,
+      );
+      const busy = loadStart[0] > cores / 2 || others > 0.5;
       const record = {
         name,
         date: started.toISOString(),
@@ -72,10 +130,11 @@ export function startRecord(name, { method }) {
         load: {
           start: loadStart,
           end: loadEnd,
+          otherProcessesCores: Number(others.toFixed(2)),
           busy,
           note: busy
-            ? `taken while the machine was busy (1-minute load average above ${cores / 2} on ${cores} cores): not a final figure`
-            : 'taken on a quiet machine',
+            ? `taken while the machine was busy (1-minute load average above ${cores / 2} on ${cores} cores at the start, or other processes using more than half a core during the run): not a final figure`
+            : 'taken on a quiet machine (other processes used less than half a core during the run)',
         },
         method,
         sides,
@@ -86,7 +145,7 @@ export function startRecord(name, { method }) {
       const file = path.join(resultsDir, `${name}.json`);
       fs.writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
       console.log(
-        `\nresults: ${path.relative(process.cwd(), file)} (load ${loadStart.join(' ')} -> ${loadEnd.join(' ')}${busy ? ', BUSY machine' : ''})`,
+        `\nresults: ${path.relative(process.cwd(), file)} (load ${loadStart.join(' ')} -> ${loadEnd.join(' ')}, other processes ${others.toFixed(2)} cores${busy ? ', BUSY machine' : ''})`,
       );
       return file;
     },
@@ -95,13 +154,11 @@ export function startRecord(name, { method }) {
 
 // ---- measuring helpers shared by the benchmarks
 
-const TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
-
 /** CPU seconds (user, system) a process has used, from /proc/<pid>/stat (fields 14 and 15). */
 export function cpuOf(pid) {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { user: Number(fields[11]) / TICKS, sys: Number(fields[12]) / TICKS };
+  return { user: Number(fields[11]) / CLOCK_TICKS, sys: Number(fields[12]) / CLOCK_TICKS };
 }
 
 export const median = (values) => {
