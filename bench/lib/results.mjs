@@ -44,11 +44,16 @@ export const loadAverage = () => os.loadavg().map((l) => Number(l.toFixed(2)));
 
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
 
-/** Fields of /proc/<pid>/stat after the command name (field 3 is [0]), or undefined when it is gone. */
+/** Fields of /proc/<pid>/stat after the command name (field 3 is [0]). */
 function statFields(pid) {
+  const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return text.slice(text.lastIndexOf(')') + 2).split(' ');
+}
+
+/** statFields, or undefined for a process that is gone. */
+function statFieldsIfAlive(pid) {
   try {
-    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return statFields(pid);
   } catch {
     return undefined;
   }
@@ -62,7 +67,7 @@ function ownTreeCpuSeconds() {
   const children = new Map(); // ppid -> pids
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const f = statFields(entry);
+    const f = statFieldsIfAlive(entry);
     if (!f) continue;
     const ppid = Number(f[1]);
     if (!children.has(ppid)) children.set(ppid, []);
@@ -72,7 +77,7 @@ function ownTreeCpuSeconds() {
   const queue = [process.pid];
   while (queue.length) {
     const pid = queue.pop();
-    const f = statFields(pid);
+    const f = statFieldsIfAlive(pid);
     if (f) ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]); // utime stime cutime cstime
     queue.push(...(children.get(pid) ?? []));
   }
@@ -156,8 +161,7 @@ export function startRecord(name, { method }) {
 
 /** CPU seconds (user, system) a process has used, from /proc/<pid>/stat (fields 14 and 15). */
 export function cpuOf(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields(pid);
   return { user: Number(fields[11]) / CLOCK_TICKS, sys: Number(fields[12]) / CLOCK_TICKS };
 }
 
