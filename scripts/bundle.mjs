@@ -12,6 +12,7 @@
 //   waved             launcher: runs the bundled Node on lib/waved.mjs
 //   node/bin/node     Node for the target architecture, from the npm registry's platform package
 //   lib/waved.mjs     the appliance's CLI and everything it imports, as one ESM file (esbuild)
+//   lib/dns-thread.mjs the captive DNS thread's entry (esbuild), started by waved.mjs as a worker
 //   lib/node_modules  the packages with native addons (kept outside the bundle so their loaders
 //                     find their files), with only the addon builds for the target architecture
 //   lib/drizzle       the database migrations, when the appliance keeps them as files
@@ -305,7 +306,10 @@ async function main() {
     );
     if (r.status !== 0) fail('the build failed');
   }
-  if (!fs.existsSync(path.join(appDir, 'dist/cli.js')))
+  if (
+    !fs.existsSync(path.join(appDir, 'dist/cli.js')) ||
+    !fs.existsSync(path.join(appDir, 'dist/dns-thread.js'))
+  )
     fail('apps/appliance is not built: run npm run build');
 
   // Which packages carry native addons: those stay outside the one-file bundle.
@@ -334,6 +338,22 @@ async function main() {
     metafile: true,
   });
   if (result.errors.length) fail('esbuild failed');
+  // The captive DNS thread's entry, beside waved.mjs: the appliance starts it as a worker by path.
+  const thread = await build({
+    entryPoints: [path.join(appDir, 'dist/dns-thread.js')],
+    outfile: path.join(out, 'lib/dns-thread.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    external: externals.flatMap((n) => [n, `${n}/*`]),
+    banner: {
+      js: "import { createRequire as __wavedCreateRequire } from 'node:module';\nconst require = __wavedCreateRequire(import.meta.url);",
+    },
+    legalComments: 'eof',
+    logLevel: 'warning',
+  });
+  if (thread.errors.length) fail('esbuild failed (dns-thread)');
   // A package with addons that nothing in the bundle names is not loaded: it stays out (a
   // dependency the appliance no longer uses must not decide which architectures it supports).
   const text = fs.readFileSync(path.join(out, 'lib/waved.mjs'), 'utf8');

@@ -5,7 +5,8 @@ import { defineConfig } from 'tsup';
 const fast = process.env.WAVED_FAST_BUILD === '1';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/cli.ts'],
+  // dns-thread: the captive DNS thread's entry, loaded by path (adapters/system/dns-thread.ts)
+  entry: ['src/index.ts', 'src/cli.ts', 'src/dns-thread.ts'],
   format: ['esm'],
   dts: fast ? false : { entry: ['src/index.ts', 'src/cli.ts'] },
   clean: !fast,

@@ -4,6 +4,7 @@ import type { Logger } from './core/log/logger.js';
 import type { SecretRegistry } from './core/log/redact.js';
 import type { FileStore } from './core/ports/files.js';
 import type { HttpServe } from './core/ports/http.js';
+import type { PinHash } from './core/ports/pin-hash.js';
 import type { Radio, Station } from './core/ports/radio.js';
 import {
   createProvisioningController,
@@ -30,6 +31,8 @@ export interface ApplianceOptions {
    * one kept in `pin-attempts.json` next to config.toml.
    */
   pinAttempts?: AttemptLimiter;
+  /** Where the PIN is hashed (default: libuv's thread pool; a device: `createLowPriorityPinHash`). */
+  pinHash?: PinHash | undefined;
   /** Plain-http webhook URLs the device maker allows (default `never`: https only). */
   webhookHttp?: WebhookHttp;
   /** Where the portal listens while the AP is up (`192.168.2.1:80` on the device). */
@@ -78,6 +81,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     files: options.files,
     logger,
     webhookHttp: options.webhookHttp,
+    pinHash: options.pinHash,
   });
   const snapshot = await settings.load();
   await options.onSettings?.(snapshot);
@@ -111,6 +115,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       logger,
       serve: options.serve,
       pinAttempts,
+      pinHash: options.pinHash,
       gateway: options.gateway || undefined,
     });
   };

@@ -12,10 +12,21 @@ export {
   openSqliteRecordingStore,
   openTelemetryStore,
 } from './adapters/system/device-stores.js';
+export {
+  type CaptiveDnsThread,
+  type CaptiveDnsThreadOptions,
+  captiveDnsThreadEntry,
+  startCaptiveDnsThread,
+} from './adapters/system/dns-thread.js';
 export { createFileStore } from './adapters/system/files.js';
 export { serveHttp } from './adapters/system/http.js';
 export { createSystemAdapters, createSystemProbe, type SystemAdapters } from './adapters/system/index.js';
 export { createSystemdNotifier, type SystemdNotifierOptions } from './adapters/system/notify.js';
+export {
+  createLowPriorityPinHash,
+  type LowPriorityPinHash,
+  type LowPriorityPinHashOptions,
+} from './adapters/system/pin-hash.js';
 export {
   createPowerSupplyBattery,
   createSystemReboot,
@@ -68,6 +79,7 @@ export { type Clock, type SetClock, systemClock } from './core/ports/clock.js';
 export type { FileStore } from './core/ports/files.js';
 export type { HttpApp, HttpServe, ServeOptions, ServerHandle } from './core/ports/http.js';
 export { type Notifier, silentNotifier } from './core/ports/notify.js';
+export type { PinHash } from './core/ports/pin-hash.js';
 export type { ProvisionRequest, Radio, Station, StationEvent, StationStatus } from './core/ports/radio.js';
 export {
   COMMAND_TIMEOUT_MS,
@@ -138,7 +150,7 @@ export {
   backoffDelay,
   createAttemptLimiter,
 } from './domain/security/attempts.js';
-export { createPinRecordAsync, verifyPinAsync } from './domain/security/pin.js';
+export { createPinRecordAsync, threadPoolPinHash, verifyPinAsync } from './domain/security/pin.js';
 export {
   createSettingsStore,
   type SettingsStore,

@@ -7,6 +7,7 @@ import type { SetClock } from './core/ports/clock.js';
 import type { FileStore } from './core/ports/files.js';
 import type { HttpServe, ServerHandle } from './core/ports/http.js';
 import { type Notifier, silentNotifier } from './core/ports/notify.js';
+import type { PinHash } from './core/ports/pin-hash.js';
 import type { Radio, Station } from './core/ports/radio.js';
 import type { CreateUdpSocket, ResolveHost } from './core/ports/udp.js';
 import type {
@@ -83,6 +84,8 @@ export interface RuntimeAdapters {
   serve: HttpServe;
   clock?: ClockAdapters | undefined;
   notifier?: Notifier | undefined;
+  /** Where PINs are hashed (default: libuv's thread pool). */
+  pinHash?: PinHash | undefined;
   /**
    * Brings the machine into a known state before anything runs: leftovers of a crash, stray
    * daemons on the interface, `wpa_supplicant.conf`, wpa_supplicant itself. Throws a message that
@@ -263,6 +266,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         secrets,
         settingsPath: profile.paths.settings,
         pinAttempts,
+        pinHash: adapters.pinHash,
         webhookHttp,
         portal: { host: portal.host, port: portal.port },
         setupUrl: portal.setupUrl,
@@ -325,6 +329,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       onOtaEvent: (event) => screens.otaEvent(event),
       showVerificationPage: () => screens.showVerificationPage(),
       pinAttempts,
+      pinHash: adapters.pinHash,
       logger,
       storage: a.storage,
       ...(a.uptimeMs ? { clock: { now: Date.now, uptimeMs: a.uptimeMs } } : {}),

@@ -8,6 +8,10 @@ export type ApplianceErrorCode =
   | 'APPLIANCE_MESSAGE_PATTERN'
   | 'APPLIANCE_PROFILE'
   | 'APPLIANCE_STATION_CONFIG'
+  /** The PIN hashing thread stopped, or a `PinHash` gave a digest of the wrong size. */
+  | 'APPLIANCE_PIN_HASH'
+  /** The captive DNS thread could not start, or stopped. */
+  | 'APPLIANCE_DNS_THREAD'
   | 'SNTP_TIMEOUT'
   | 'SNTP_BAD_PACKET'
   | 'SNTP_KISS_OF_DEATH'

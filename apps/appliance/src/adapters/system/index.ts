@@ -15,6 +15,7 @@ import { createRunnerClock } from './clock.js';
 import { createFileStore } from './files.js';
 import { serveHttp } from './http.js';
 import { createSystemdNotifier } from './notify.js';
+import { createLowPriorityPinHash } from './pin-hash.js';
 import { createPowerSupplyBattery, createSystemReboot, readInterfaceMac, statfsStorage } from './power.js';
 import { createSystemRadio, type SystemRadio } from './radio.js';
 import { COMMAND_TIMEOUT_MS, runCommand } from './runner.js';
@@ -161,12 +162,15 @@ export function createSystemAdapters(options: SystemAdaptersOptions): SystemAdap
     }
   }
 
+  // PINs are hashed on a thread at nice 19: the setup network's DNS and DHCP answers come first
+  const pinHash = createLowPriorityPinHash();
   return {
     radio,
     station,
     files,
     serve: serveHttp,
     notifier,
+    pinHash,
     clock: {
       setClock: createRunnerClock(run),
       createSocket: createUdpSocket,
@@ -235,6 +239,7 @@ export function createSystemAdapters(options: SystemAdaptersOptions): SystemAdap
     device: () => openSystemDevice(profile, run, logger),
     close: async () => {
       notifier.close();
+      await pinHash.close();
     },
   };
 }

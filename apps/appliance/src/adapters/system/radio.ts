@@ -1,6 +1,5 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { CaptiveDns } from '@waved/captive-dns';
 import type { DhcpServer, LeaseStore } from '@waved/dhcp-server';
 import { ApplianceError } from '../../core/errors.js';
 import { type Logger, scopedLogger, silentLogger } from '../../core/log/logger.js';
@@ -13,6 +12,7 @@ import {
   AP_PREFIX,
   formatHostapdConfig,
 } from '../../domain/provisioning/ap.js';
+import { captiveDnsThreadEntry, startCaptiveDnsThread } from './dns-thread.js';
 import { COMMAND_TIMEOUT_MS, type CommandRunner, runChecked, runCommand } from './runner.js';
 import { findStrays, stopProcesses } from './strays.js';
 
@@ -96,7 +96,7 @@ export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio
   const bin = (name: keyof NonNullable<SystemRadioOptions['bins']>) => options.bins?.[name] ?? name;
   const pidFile = (name: string) => path.join(runDir, `${name}-${iface}.pid`);
   let dhcp: DhcpServer | null = null;
-  let dns: CaptiveDns | null = null;
+  let dns: { close(): Promise<void> } | null = null;
 
   const readPid = async (name: string): Promise<number | null> => {
     try {
@@ -228,13 +228,15 @@ export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio
       dhcp = server;
     },
     async startDnsServer() {
+      const dnsOptions = { answer: gateway, address: gateway, port: options.dnsPort ?? 53, logger: log };
+      // On a thread of its own, so that no portal work delays an answer (dns-thread.ts).
+      if (captiveDnsThreadEntry()) {
+        dns = await startCaptiveDnsThread(dnsOptions);
+        return;
+      }
+      log.warn?.('captive DNS runs on the main thread: there is no dns-thread.js beside the appliance code');
       const { createCaptiveDns } = await import('@waved/captive-dns');
-      const server = createCaptiveDns({
-        answer: gateway,
-        address: gateway,
-        port: options.dnsPort ?? 53,
-        logger: log,
-      });
+      const server = createCaptiveDns(dnsOptions);
       await server.listen();
       dns = server;
     },

@@ -16,6 +16,7 @@ import {
 import type { UpdateKind } from '@waved/swu-ota';
 import type { StateBus } from '../../core/bus.js';
 import { type Logger, scopedLogger } from '../../core/log/logger.js';
+import type { PinHash } from '../../core/ports/pin-hash.js';
 import { type AttemptLimiter, createAttemptLimiter } from '../security/attempts.js';
 import type { Settings } from '../settings/index.js';
 import {
@@ -126,6 +127,8 @@ export interface DeviceAppOptions {
    * `<dataDir>/pin-attempts.json`.
    */
   pinAttempts?: AttemptLimiter;
+  /** Where the PIN is hashed (default: libuv's thread pool; a device: `createLowPriorityPinHash`). */
+  pinHash?: PinHash | undefined;
   /** The PC Link transport: receives the final answer of the UI verification page. */
   onUiVerification?: (outcome: UiVerificationOutcome) => void;
   onOtaEvent?: ((event: OtaEvent) => void) | undefined;
@@ -676,6 +679,7 @@ export function createDeviceApp(options: DeviceAppOptions): DeviceApp {
           options.showVerificationPage?.();
         },
         pinAttempts,
+        options.pinHash,
       );
     },
     reportUiVerification(outcome) {

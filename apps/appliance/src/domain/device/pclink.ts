@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv } from 'node:crypto';
+import type { PinHash } from '../../core/ports/pin-hash.js';
 import type { AttemptLimiter } from '../security/attempts.js';
 import { verifyPinAsync } from '../security/pin.js';
 
@@ -64,13 +65,14 @@ export async function slaveVerifyDevPasswd(
   storedRecord: string | null,
   showVerificationPage: () => void,
   attempts: AttemptLimiter,
+  hash?: PinHash,
 ): Promise<VerifyResult> {
   if (password === '') {
     showVerificationPage();
     return { result: 0, uiVerification: true };
   }
   if (!storedRecord) return { result: 0, uiVerification: false, reason: 'no-password-set' };
-  const outcome = await attempts.attempt(() => verifyPinAsync(password, storedRecord));
+  const outcome = await attempts.attempt(() => verifyPinAsync(password, storedRecord, hash));
   if (outcome.ok) return { result: 1, uiVerification: false };
   if (outcome.reason === 'locked')
     return { result: 0, uiVerification: false, reason: 'locked', retryAfterMs: outcome.retryAfterMs };

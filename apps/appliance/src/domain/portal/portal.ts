@@ -3,6 +3,7 @@ import { formatSsid } from '@waved/wpa-cli';
 import { H3, type H3Event } from 'h3';
 import type { ProvisioningState, ScannedNetwork, StateBus } from '../../core/bus.js';
 import type { HttpServe, ServerHandle } from '../../core/ports/http.js';
+import type { PinHash } from '../../core/ports/pin-hash.js';
 import {
   languageFromHeader,
   type Message,
@@ -60,6 +61,8 @@ export interface PortalOptions {
    * restart resets; the device passes the shared one.
    */
   pinAttempts?: AttemptLimiter;
+  /** Where the PIN is hashed (default: libuv's thread pool; a device: `createLowPriorityPinHash`). */
+  pinHash?: PinHash | undefined;
   /** The current session, or null when no provisioning session runs (the portal answers 503). */
   session: () => PortalSession | null;
   logger: Logger;
@@ -467,7 +470,7 @@ export function createPortal(options: PortalOptions): Portal {
     }
     // Every other field is valid: only now is the PIN hashed (off the event loop), once per save.
     if (record !== '') {
-      const outcome = await attempts.attempt(() => verifyPinAsync(given, record));
+      const outcome = await attempts.attempt(() => verifyPinAsync(given, record, options.pinHash));
       if (!outcome.ok) {
         const seconds = Math.ceil(outcome.retryAfterMs / 1000);
         const refused =

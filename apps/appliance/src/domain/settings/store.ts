@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { normalizeStoredPin, type PinRecordOptions } from '@waved/psk';
 import { parse, stringify, TomlError } from 'smol-toml';
 import type { FileStore } from '../../core/ports/files.js';
+import type { PinHash } from '../../core/ports/pin-hash.js';
 import { translator } from '../../i18n/index.js';
 import { createPinRecordAsync } from '../security/pin.js';
 import type { WebhookHttp } from '../webhook.js';
@@ -17,6 +18,8 @@ export interface SettingsStoreOptions {
   logger: Logger;
   /** PBKDF2 iterations for new PIN records (tests lower it; default from @waved/psk). */
   pinIterations?: number;
+  /** Where new PIN records are hashed (default: libuv's thread pool). */
+  pinHash?: PinHash | undefined;
   /** Plain-http webhook URLs the device maker allows (default `never`: https only). */
   webhookHttp?: WebhookHttp | undefined;
 }
@@ -185,7 +188,7 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
     load,
     current: () => structuredClone(settings),
     validate: (input) => validateSettings(settings, input, { webhookHttp: options.webhookHttp ?? 'never' }),
-    hashPin: (digits) => createPinRecordAsync(digits, pinOptions),
+    hashPin: (digits) => createPinRecordAsync(digits, { ...pinOptions, hash: options.pinHash }),
     exclusive(task) {
       const run = queue.then(task, task);
       queue = run.catch(() => undefined);
