@@ -47,9 +47,14 @@ function block(result) {
     const goal = goals.find((g) => g.bench === result.name && g.figure === id);
     const op = goal?.op === '<=' ? '≤' : '≥';
     const goalText = goal ? `${op} ${goal.value}× (${met(goal, f.ratio) ? 'met' : '**missed**'})` : '';
-    const spreadText = f.spread ? ` (${num(f.spread.min)}–${num(f.spread.max)}, n=${f.spread.n})` : '';
+    // a spread of the ratio, or one per side (each in the figure's unit)
+    const range = (s) => (s && Number.isFinite(s.min) ? ` (${num(s.min)}–${num(s.max)}, n=${s.n})` : '');
+    const perSide = f.spread && ('ours' in f.spread || 'peer' in f.spread);
+    const spreadText = f.spread && !perSide ? range(f.spread) : '';
+    const oursText = perSide ? range(f.spread.ours) : '';
+    const peerText = perSide ? range(f.spread.peer) : '';
     lines.push(
-      `| ${f.label ?? id} | ${num(f.ours)} ${f.unit ?? ''} | ${num(f.peer)} ${f.unit ?? ''} | ${num(f.ratio)}×${spreadText} | ${goalText} |`,
+      `| ${f.label ?? id} | ${num(f.ours)} ${f.unit ?? ''}${oursText} | ${num(f.peer)} ${f.unit ?? ''}${peerText} | ${num(f.ratio)}×${spreadText} | ${goalText} |`,
     );
   }
   lines.push('', 'Each side, exactly:', '');

@@ -163,6 +163,8 @@ const bare = { ready: fig('readyMs', 'bare'), rss: fig('rss', 'bare'), cpu: fig(
 const full = { ready: fig('readyMs', 'full'), rss: fig('rss', 'full'), cpu: fig('cpuAtReady', 'full') };
 const wifi = { ready: fig('readyMs', 'wifi'), rss: fig('rss', 'wifi'), cpu: fig('cpuAtReady', 'wifi') };
 const mib = (kib) => (kib / 1024).toFixed(1);
+/** A spread of KiB samples in MiB, the unit of the RSS figures. */
+const inMib = (s) => ({ median: s.median / 1024, min: s.min / 1024, max: s.max / 1024, n: s.n });
 const load = os
   .loadavg()
   .map((l) => l.toFixed(2))
@@ -199,12 +201,12 @@ record.finish({
   idleRss: {
     label: 'idle RSS, full runtime (Area A and B), vs bare node (goal <= 2.0x)',
     ...ratio(full.rss.median / 1024, bare.rss.median / 1024, { unit: 'MiB', better: 'lower' }),
-    spread: { ours: full.rss, peer: bare.rss },
+    spread: { ours: inMib(full.rss), peer: inMib(bare.rss) },
   },
   idleRssWifiOnly: {
     label: 'idle RSS, Wi-Fi service only, vs bare node',
     ...ratio(wifi.rss.median / 1024, bare.rss.median / 1024, { unit: 'MiB', better: 'lower' }),
-    spread: { ours: wifi.rss, peer: bare.rss },
+    spread: { ours: inMib(wifi.rss), peer: inMib(bare.rss) },
   },
   startToReady: {
     label: 'start to READY=1, full runtime, vs bare node (goal <= 1000 ms)',
