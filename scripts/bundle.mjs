@@ -322,38 +322,27 @@ async function main() {
   // CommonJS code inside the bundle that requires them gets a real `require`.
   const { build } = await import('esbuild');
   const externals = [...new Set(candidates.map((p) => p.name))];
-  const result = await build({
-    entryPoints: [path.join(appDir, 'bin/waved.js')],
-    outfile: path.join(out, 'lib/waved.mjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    external: externals.flatMap((n) => [n, `${n}/*`]),
-    banner: {
-      js: "import { createRequire as __wavedCreateRequire } from 'node:module';\nconst require = __wavedCreateRequire(import.meta.url);",
-    },
-    legalComments: 'eof',
-    logLevel: 'warning',
-    metafile: true,
-  });
-  if (result.errors.length) fail('esbuild failed');
+  // Each entry as one ESM file in lib/, with the same externals and the same `require`.
+  const bundleEntry = async (entry, outfile) => {
+    const result = await build({
+      entryPoints: [entry],
+      outfile: path.join(out, outfile),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node24',
+      external: externals.flatMap((n) => [n, `${n}/*`]),
+      banner: {
+        js: "import { createRequire as __wavedCreateRequire } from 'node:module';\nconst require = __wavedCreateRequire(import.meta.url);",
+      },
+      legalComments: 'eof',
+      logLevel: 'warning',
+    });
+    if (result.errors.length) fail(`esbuild failed (${outfile})`);
+  };
+  await bundleEntry(path.join(appDir, 'bin/waved.js'), 'lib/waved.mjs');
   // The captive DNS thread's entry, beside waved.mjs: the appliance starts it as a worker by path.
-  const thread = await build({
-    entryPoints: [path.join(appDir, 'dist/dns-thread.js')],
-    outfile: path.join(out, 'lib/dns-thread.mjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    external: externals.flatMap((n) => [n, `${n}/*`]),
-    banner: {
-      js: "import { createRequire as __wavedCreateRequire } from 'node:module';\nconst require = __wavedCreateRequire(import.meta.url);",
-    },
-    legalComments: 'eof',
-    logLevel: 'warning',
-  });
-  if (thread.errors.length) fail('esbuild failed (dns-thread)');
+  await bundleEntry(path.join(appDir, 'dist/dns-thread.js'), 'lib/dns-thread.mjs');
   // A package with addons that nothing in the bundle names is not loaded: it stays out (a
   // dependency the appliance no longer uses must not decide which architectures it supports).
   const text = fs.readFileSync(path.join(out, 'lib/waved.mjs'), 'utf8');
