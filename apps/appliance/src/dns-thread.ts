@@ -1,6 +1,7 @@
 // The captive DNS responder on a thread of its own: the entry `startCaptiveDnsThread`
 // (adapters/system/dns-thread.ts) starts as a worker. Its options come in `workerData`; log lines
-// go to the main thread as messages, and a `close` message closes the sockets and ends the thread.
+// go to the main thread as messages, and a `close` message closes the sockets, after which the
+// thread has nothing left to run and ends.
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { createCaptiveDns, isCaptiveDnsError } from '@waved/captive-dns';
 
@@ -32,10 +33,7 @@ const server = createCaptiveDns({
 });
 port.on('message', (m: unknown) => {
   if (m !== 'close') return;
-  void server.close().finally(() => {
-    port.postMessage({ closed: true });
-    port.close();
-  });
+  void server.close().finally(() => port.close());
 });
 try {
   const listening = await server.listen();

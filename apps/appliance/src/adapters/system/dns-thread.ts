@@ -38,8 +38,7 @@ export function captiveDnsThreadEntry(): URL | null {
 type FromThread =
   | { log: 'debug' | 'info' | 'warn' | 'error'; message: string; fields?: Record<string, unknown> }
   | { listening: Listening }
-  | { failed: { message: string; code?: string } }
-  | { closed: true };
+  | { failed: { message: string; code?: string } };
 
 /**
  * Starts @waved/captive-dns on a worker thread of its own, with its own event loop and heap. On the
@@ -64,7 +63,7 @@ export async function startCaptiveDnsThread(options: CaptiveDnsThreadOptions): P
     resourceLimits: { maxYoungGenerationSizeMb: 2 },
   });
   let state: 'starting' | 'listening' | 'closing' | 'closed' = 'starting';
-  let onClosed: (() => void) | null = null;
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
 
   const listening = await new Promise<Listening>((resolve, reject) => {
     const fail = (error: Error) => {
@@ -97,7 +96,7 @@ export async function startCaptiveDnsThread(options: CaptiveDnsThreadOptions): P
               : new ApplianceError('APPLIANCE_DNS_THREAD', m.failed.message),
           ),
         );
-      } else if ('closed' in m) onClosed?.();
+      }
     });
     worker.on('error', (error) => {
       if (state === 'starting')
@@ -111,7 +110,6 @@ export async function startCaptiveDnsThread(options: CaptiveDnsThreadOptions): P
     worker.on('exit', (code) => {
       const was = state;
       state = 'closed';
-      onClosed?.();
       if (was === 'starting')
         fail(new ApplianceError('APPLIANCE_DNS_THREAD', `the captive DNS thread exited (${code})`));
       else if (was === 'listening')
@@ -124,16 +122,11 @@ export async function startCaptiveDnsThread(options: CaptiveDnsThreadOptions): P
     async close() {
       if (state !== 'listening') return;
       state = 'closing';
-      const closed = new Promise<void>((resolve) => {
-        onClosed = resolve;
-      });
       worker.postMessage('close');
-      // the sockets are closed when the thread says so; a thread that does not answer is ended
+      // the thread ends once its sockets are closed; one that does not is ended after 3 s
       const timer = setTimeout(() => void worker.terminate(), 3000);
-      await closed;
+      await exited;
       clearTimeout(timer);
-      await worker.terminate();
-      state = 'closed';
     },
   };
 }

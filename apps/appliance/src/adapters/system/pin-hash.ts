@@ -107,6 +107,7 @@ export function createLowPriorityPinHash(options: LowPriorityPinHashOptions = {}
     const w = worker;
     return new Promise<Buffer>((resolve, reject) => {
       pending.set(id, { resolve, reject });
+      // copies of just these bytes: cloning a Buffer sends its whole backing store (often the 8 KiB pool)
       w.postMessage({ id, pin: Uint8Array.from(pin), salt: Uint8Array.from(salt), iterations });
     });
   }) as LowPriorityPinHash;

@@ -230,8 +230,9 @@ export function createSystemRadio(options: SystemRadioOptions = {}): SystemRadio
     async startDnsServer() {
       const dnsOptions = { answer: gateway, address: gateway, port: options.dnsPort ?? 53, logger: log };
       // On a thread of its own, so that no portal work delays an answer (dns-thread.ts).
-      if (captiveDnsThreadEntry()) {
-        dns = await startCaptiveDnsThread(dnsOptions);
+      const entry = captiveDnsThreadEntry();
+      if (entry) {
+        dns = await startCaptiveDnsThread({ ...dnsOptions, entry });
         return;
       }
       log.warn?.('captive DNS runs on the main thread: there is no dns-thread.js beside the appliance code');
