@@ -64,20 +64,23 @@ function statFieldsIfAlive(pid) {
  * (cutime, cstime) and the live descendants' (with their reaped children's).
  */
 function ownTreeCpuSeconds() {
+  const stats = new Map(); // pid -> stat fields, each /proc/<pid>/stat read once
   const children = new Map(); // ppid -> pids
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const f = statFieldsIfAlive(entry);
     if (!f) continue;
+    const pid = Number(entry);
     const ppid = Number(f[1]);
+    stats.set(pid, f);
     if (!children.has(ppid)) children.set(ppid, []);
-    children.get(ppid).push(Number(entry));
+    children.get(ppid).push(pid);
   }
   let ticks = 0;
   const queue = [process.pid];
   while (queue.length) {
     const pid = queue.pop();
-    const f = statFieldsIfAlive(pid);
+    const f = stats.get(pid);
     if (f) ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]); // utime stime cutime cstime
     queue.push(...(children.get(pid) ?? []));
   }
