@@ -19,6 +19,11 @@
 // alike. The headline is the p99 over all rounds of each phase; the spread of the per-round ratios
 // is recorded too.
 //
+// The machine's share: dnsmasq (the DNS server a device maker would otherwise run), in a process of
+// its own, is timed the same way in the same rounds, idle and while the same 8 posters post to our
+// portal. Its own ratio (during posts / idle) is what the load does to any DNS server on this
+// machine, outside our process; ours against it during posts compares like with like.
+//
 // Environment: BENCH_SECONDS (per phase, default 2), BENCH_ROUNDS (default 8), BENCH_QPS (default
 // 150, below the responder's per-source limit of 200/s), BENCH_REFERENCE_ROUNDS (default 2).
 import { spawn } from 'node:child_process';
@@ -29,7 +34,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import dnsPacket from 'dns-packet';
-import { cpuOf, ratio, round, spread, startRecord } from '../lib/results.mjs';
+import { cpuOf, have, ratio, round, shellLine, spread, startRecord } from '../lib/results.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 2);
@@ -42,6 +47,10 @@ const PIN = '482913';
 if (!fs.existsSync(path.resolve(here, '../../apps/appliance/dist/index.js'))) {
   console.error('build first: npm run build');
   process.exit(2);
+}
+if (!have('dnsmasq')) {
+  console.error('bench/pin needs dnsmasq on PATH (the DNS server it is compared with)');
+  process.exit(1);
 }
 
 const children = new Set();
@@ -88,8 +97,65 @@ async function startServer(reference) {
   };
 }
 
+/** dnsmasq answering every name with the setup address, as a captive DNS on a device would run it. */
+const dnsmasqArgv = (port) => [
+  'dnsmasq',
+  '-k',
+  '--conf-file=/dev/null',
+  '--no-resolv',
+  '--no-hosts',
+  '--listen-address=127.0.0.1',
+  '--bind-interfaces',
+  `--port=${port}`,
+  '--address=/#/192.168.2.1',
+  '--local=/#/',
+  '--cache-size=0',
+  '--pid-file=',
+  '--log-facility=/dev/null',
+  '--user=root',
+];
+
+/** A port free for UDP on 127.0.0.1 (dnsmasq also takes TCP; it fails loudly if that is in use). */
+function freeUdpPort() {
+  return new Promise((resolve, reject) => {
+    const s = dgram.createSocket('udp4');
+    s.once('error', reject);
+    s.bind(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts dnsmasq on a free port; resolves once it answers. */
+async function startDnsmasq() {
+  const port = await freeUdpPort();
+  const child = spawn(dnsmasqArgv(port)[0], dnsmasqArgv(port).slice(1), {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.add(child);
+  let err = '';
+  child.stderr.on('data', (d) => {
+    err += d;
+  });
+  for (let i = 0; i < 50; i++) {
+    if (child.exitCode !== null) throw new Error(`dnsmasq exited ${child.exitCode}: ${err}`);
+    if ((await measureDns(port, 20, 50)).times.length > 0) {
+      return {
+        dnsPort: port,
+        async stop() {
+          child.kill('SIGTERM');
+          if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+          children.delete(child);
+        },
+      };
+    }
+  }
+  throw new Error(`dnsmasq did not answer on port ${port}: ${err}`);
+}
+
 /** Sends A queries at `qps` for `ms`; resolves with the answer times (ms) and the count lost. */
-function measureDns(port, ms) {
+function measureDns(port, ms, linger = 1000) {
   return new Promise((resolve) => {
     const socket = dgram.createSocket('udp4');
     const sent = new Map();
@@ -126,7 +192,7 @@ function measureDns(port, ms) {
         setTimeout(() => {
           socket.close();
           resolve({ times, lost: sent.size });
-        }, 1000);
+        }, linger);
     };
     tick();
   });
@@ -195,10 +261,11 @@ const pct = (xs, p) => {
   return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : Number.NaN;
 };
 
-async function phase(server, load) {
+/** One phase: `load` (if any) runs against `server` while the DNS answers of `dns` are timed. */
+async function phase(server, load, dns = server) {
   const cpu0 = cpuOf(server.pid);
   const running = load ? load(server) : null;
-  const r = await measureDns(server.dnsPort, seconds * 1000);
+  const r = await measureDns(dns.dnsPort, seconds * 1000);
   const posts = running ? await running.stop() : { done: 0, statuses: {} };
   const cpu1 = cpuOf(server.pid);
   return { ...r, posts, cpu: cpu1.user + cpu1.sys - (cpu0.user + cpu0.sys) };
@@ -209,7 +276,8 @@ const record = startRecord('pin', {
     `The captive DNS responder and the portal in one process (bench/pin/serve.mjs, from apps/appliance/dist), composed as on the device: the responder on its own thread (startCaptiveDnsThread), PINs hashed on a thread at nice 19 (createLowPriorityPinHash). ` +
     `A UDP client sends ${qps} A queries/s for ${seconds} s per phase and times each answer; rounds alternate an idle phase and a phase with ${POSTERS} concurrent posters ` +
     `(a worker thread posting /save with the right current PIN and a new PIN, back to back: two PBKDF2-SHA256 hashes of 100 000 iterations each). ` +
-    `Reference: the responder on the main thread of a server running ${POSTERS} such hashes at a time with pbkdf2Sync on its event loop (the code path before), measured the same way in the first ${referenceRounds} rounds. ${rounds} rounds.`,
+    `Reference: the responder on the main thread of a server running ${POSTERS} such hashes at a time with pbkdf2Sync on its event loop (the code path before), measured the same way in the first ${referenceRounds} rounds. ` +
+    `The machine's share: dnsmasq in its own process, timed the same way idle and while the same posters post to our portal, in the same rounds (the order of ours and dnsmasq alternates by round). ${rounds} rounds.`,
 });
 record.side(
   'ours',
@@ -222,45 +290,79 @@ record.side(
   'node bench/pin/serve.mjs <dir> reference  +  8 x pbkdf2Sync(100 000) at a time',
   'DNS on the main thread, the same hashes on its event loop (before)',
 );
+record.side(
+  'peer',
+  `${shellLine(dnsmasqArgv('<port>'))}  (idle, and while the same 8 posters post to our portal)`,
+  'dnsmasq in its own process: what the same load does to a DNS server outside ours',
+);
 
 const server = await startServer(false);
 const reference = await startServer(true);
+const dnsmasq = await startDnsmasq();
 const idleP99 = [];
 const loadedP99 = [];
 const refP99 = [];
-const all = { idle: [], loaded: [], reference: [] };
+const peerIdleP99 = [];
+const peerLoadedP99 = [];
+const all = { idle: [], loaded: [], reference: [], peerIdle: [], peerLoaded: [] };
 let lost = 0;
+let peerLost = 0;
 let posts = 0;
 let cpu = 0;
 const statuses = {};
 // warm-up
 await measureDns(server.dnsPort, 1000);
 await measureDns(reference.dnsPort, 1000);
+await measureDns(dnsmasq.dnsPort, 1000);
+/** Both DNS servers timed under the same load, ours first in even rounds and dnsmasq first in odd. */
+async function pair(i, load) {
+  const ours = () => phase(server, load);
+  const peer = () => phase(server, load, dnsmasq);
+  if (i % 2 === 0) {
+    const o = await ours();
+    return { ours: o, peer: await peer() };
+  }
+  const p = await peer();
+  return { ours: await ours(), peer: p };
+}
 for (let i = 0; i < rounds; i++) {
-  const idle = await phase(server, null);
-  const loaded = await phase(server, startPosters);
+  const { ours: idle, peer: peerIdle } = await pair(i, null);
+  const { ours: loaded, peer: peerLoaded } = await pair(i, startPosters);
   const ref = i < referenceRounds ? await phase(reference, startReferenceLoad) : null;
   all.idle.push(...idle.times);
   all.loaded.push(...loaded.times);
+  all.peerIdle.push(...peerIdle.times);
+  all.peerLoaded.push(...peerLoaded.times);
   if (ref) all.reference.push(...ref.times);
   idleP99.push(pct(idle.times, 99));
   loadedP99.push(pct(loaded.times, 99));
+  peerIdleP99.push(pct(peerIdle.times, 99));
+  peerLoadedP99.push(pct(peerLoaded.times, 99));
   if (ref) refP99.push(pct(ref.times, 99));
   lost += idle.lost + loaded.lost;
+  peerLost += peerIdle.lost + peerLoaded.lost;
   posts += loaded.posts.done;
   cpu += loaded.cpu;
-  for (const [s, n] of Object.entries(loaded.posts.statuses)) statuses[s] = (statuses[s] ?? 0) + n;
+  for (const [s, n] of [
+    ...Object.entries(loaded.posts.statuses),
+    ...Object.entries(peerLoaded.posts.statuses),
+  ])
+    statuses[s] = (statuses[s] ?? 0) + n;
   console.log(
     `round ${i + 1}: DNS p99 idle ${idleP99.at(-1).toFixed(2)} ms, during ${loaded.posts.done} PIN posts ${loadedP99.at(-1).toFixed(2)} ms` +
-      ` (x${(loadedP99.at(-1) / idleP99.at(-1)).toFixed(2)})${ref ? `; reference (pbkdf2Sync) ${refP99.at(-1).toFixed(2)} ms` : ''}`,
+      ` (x${(loadedP99.at(-1) / idleP99.at(-1)).toFixed(2)}); dnsmasq ${peerIdleP99.at(-1).toFixed(2)} -> ${peerLoadedP99.at(-1).toFixed(2)} ms` +
+      ` (x${(peerLoadedP99.at(-1) / peerIdleP99.at(-1)).toFixed(2)})${ref ? `; reference (pbkdf2Sync) ${refP99.at(-1).toFixed(2)} ms` : ''}`,
   );
 }
 await server.stop();
 await reference.stop();
+await dnsmasq.stop();
 
 const ms = (xs) => ({ p50: round(pct(xs, 50)), p99: round(pct(xs, 99)), n: xs.length });
 const p99Idle = pct(all.idle, 99);
 const p99Loaded = pct(all.loaded, 99);
+const peerP99Idle = pct(all.peerIdle, 99);
+const peerP99Loaded = pct(all.peerLoaded, 99);
 console.log(`\nDNS answer time, ${qps} q/s, ${rounds} x ${seconds} s per phase:`);
 console.log(`  idle                 p50 ${pct(all.idle, 50).toFixed(2)} ms  p99 ${p99Idle.toFixed(2)} ms`);
 console.log(
@@ -270,11 +372,22 @@ console.log(
   `  reference (sync)     p50 ${pct(all.reference, 50).toFixed(2)} ms  p99 ${pct(all.reference, 99).toFixed(2)} ms`,
 );
 console.log(
-  `  p99 during posts / idle: ${(p99Loaded / p99Idle).toFixed(2)} (goal <= 2); server CPU per post ${((cpu / Math.max(1, posts)) * 1000).toFixed(1)} ms`,
+  `  dnsmasq idle         p50 ${pct(all.peerIdle, 50).toFixed(2)} ms  p99 ${peerP99Idle.toFixed(2)} ms`,
 );
-console.log(`  post answers: ${JSON.stringify(statuses)}; DNS queries lost: ${lost}`);
+console.log(
+  `  dnsmasq, 8 PIN posts p50 ${pct(all.peerLoaded, 50).toFixed(2)} ms  p99 ${peerP99Loaded.toFixed(2)} ms   (the posts go to our portal)`,
+);
+console.log(
+  `  p99 during posts / idle: ${(p99Loaded / p99Idle).toFixed(2)} (goal <= 2); dnsmasq's own ${(peerP99Loaded / peerP99Idle).toFixed(2)}; ` +
+    `ours / dnsmasq during posts ${(p99Loaded / peerP99Loaded).toFixed(2)}; server CPU per post ${((cpu / Math.max(1, posts)) * 1000).toFixed(1)} ms`,
+);
+console.log(
+  `  post answers: ${JSON.stringify(statuses)}; DNS queries lost: ours ${lost}, dnsmasq ${peerLost}`,
+);
 
-record.note(`post answers by status: ${JSON.stringify(statuses)}; DNS queries lost: ${lost}`);
+record.note(
+  `post answers by status: ${JSON.stringify(statuses)}; DNS queries lost: ours ${lost}, dnsmasq ${peerLost}`,
+);
 record.finish({
   dnsP99DuringPinPosts: ratio(p99Loaded, p99Idle, {
     unit: 'ms (p99 during posts / p99 idle)',
@@ -284,8 +397,21 @@ record.finish({
   dnsIdle: ms(all.idle),
   dnsDuringPinPosts: ms(all.loaded),
   dnsDuringReferenceSyncHashing: ms(all.reference),
+  peerDnsP99DuringPinPosts: {
+    label:
+      'dnsmasq in its own process: p99 during the same posts / idle (what the load does to a DNS server outside ours)',
+    ...ratio(peerP99Loaded, peerP99Idle, { unit: 'ms (p99 during posts / p99 idle)', better: 'lower' }),
+  },
+  dnsP99DuringPinPostsVsDnsmasq: {
+    label: 'DNS p99 during the same posts, ours / dnsmasq in its own process',
+    ...ratio(p99Loaded, peerP99Loaded, { unit: 'ms', better: 'lower' }),
+  },
+  peerP99RatioPerRound: spread(peerLoadedP99.map((v, i) => v / peerIdleP99[i])),
+  peerDnsIdle: ms(all.peerIdle),
+  peerDnsDuringPinPosts: ms(all.peerLoaded),
   pinPostsPerSecond: round(posts / (rounds * seconds)),
   serverCpuPerPostMs: round((cpu / Math.max(1, posts)) * 1000),
   dnsQueriesLost: lost,
+  peerDnsQueriesLost: peerLost,
 });
 process.exit(0);
