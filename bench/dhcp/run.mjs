@@ -26,6 +26,12 @@
 //    that main-loop turn. CPU per exchange at fixed rates (BENCH_DHCP_FILE_RATES, default
 //    250,1000); no goal (the guarantees differ).
 //
+// Each server is pinned to core 0 and perfdhcp to core 1 (taskset), as in bench/dns, so neither
+// side shares a core with the load generator. Unpinned, where the scheduler placed the server and
+// perfdhcp changed from run to run, and with it the server's CPU per exchange: at 250/s with -B,
+// fresh servers after the same warm-up gave 76–249 µs for ours and 142–255 µs for dnsmasq over
+// four runs each; pinned, 58–90 and 81–169 µs.
+//
 // perfdhcp runs with -W (exit wait): without it, the exchange in flight when its test period ends
 // counts as a drop although it was answered; the rate is completed exchanges over the period. Every
 // line carries both namespaces' UDP counters and, for ours, its own counters, so a drop can be
@@ -63,6 +69,14 @@ if (process.getuid?.() !== 0 || !have('perfdhcp') || !have('dnsmasq')) {
   console.error('bench/dhcp needs root, perfdhcp (Debian kea-admin) and dnsmasq; see .ci/run');
   process.exit(1);
 }
+
+// One core for the servers, another for perfdhcp (on a single-core machine nothing is pinned).
+const pinned = os.cpus().length >= 2;
+if (pinned && !have('taskset')) {
+  console.error('bench/dhcp needs taskset (util-linux) to pin the servers and perfdhcp');
+  process.exit(1);
+}
+const pin = (core, argv) => (pinned ? ['taskset', '-c', String(core), ...argv] : argv);
 
 const run = (file, args, opts = {}) => execFileSync(file, args, { encoding: 'utf8', ...opts });
 const suffix = crypto.randomBytes(3).toString('hex');
@@ -127,29 +141,26 @@ function stop(child) {
 }
 
 // ---- the servers, exactly as started
-const oursArgv = (store) => [
-  process.execPath,
-  path.join(here, 'server.mjs'),
-  'ap0',
-  ...(store ? [store] : []),
-];
-const dnsmasqArgv = (leases) => [
-  'dnsmasq',
-  '--keep-in-foreground',
-  '--conf-file=/dev/null',
-  '--port=0',
-  '--interface=ap0',
-  '--bind-interfaces',
-  '--dhcp-range=192.168.2.50,192.168.2.200,12h',
-  leases ? `--dhcp-leasefile=${leases}` : '--leasefile-ro',
-  '--dhcp-authoritative',
-  '--no-ping',
-  '--quiet-dhcp',
-  '--dhcp-option=option:dns-server,192.168.2.1',
-  '--dhcp-option=114,"http://192.168.2.1/"',
-  '--user=root',
-  '--log-facility=/dev/null',
-];
+const oursArgv = (store) =>
+  pin(0, [process.execPath, path.join(here, 'server.mjs'), 'ap0', ...(store ? [store] : [])]);
+const dnsmasqArgv = (leases) =>
+  pin(0, [
+    'dnsmasq',
+    '--keep-in-foreground',
+    '--conf-file=/dev/null',
+    '--port=0',
+    '--interface=ap0',
+    '--bind-interfaces',
+    '--dhcp-range=192.168.2.50,192.168.2.200,12h',
+    leases ? `--dhcp-leasefile=${leases}` : '--leasefile-ro',
+    '--dhcp-authoritative',
+    '--no-ping',
+    '--quiet-dhcp',
+    '--dhcp-option=option:dns-server,192.168.2.1',
+    '--dhcp-option=114,"http://192.168.2.1/"',
+    '--user=root',
+    '--log-facility=/dev/null',
+  ]);
 
 async function startOurs(withStore) {
   const store = withStore ? path.join(dir, `ours-${Date.now()}.json`) : undefined;
@@ -199,21 +210,22 @@ function cpuNs(pid) {
   return total;
 }
 
-const perfdhcpArgv = (rate, broadcast) => [
-  'perfdhcp',
-  '-4',
-  ...(broadcast ? ['-B'] : []),
-  '-l',
-  'ph0',
-  '-r',
-  String(rate),
-  '-R',
-  String(CLIENTS),
-  '-p',
-  String(SECONDS),
-  '-W',
-  String(EXIT_WAIT_MS * 1000),
-];
+const perfdhcpArgv = (rate, broadcast) =>
+  pin(1, [
+    'perfdhcp',
+    '-4',
+    ...(broadcast ? ['-B'] : []),
+    '-l',
+    'ph0',
+    '-r',
+    String(rate),
+    '-R',
+    String(CLIENTS),
+    '-p',
+    String(SECONDS),
+    '-W',
+    String(EXIT_WAIT_MS * 1000),
+  ]);
 
 /** The warm-up: WARMUP seconds at WARMUP_RATE (or `target` when higher), the same for both servers. */
 function warmUp(target, broadcast) {
@@ -303,7 +315,7 @@ const modes = [
   ['-B', true],
 ];
 const record = startRecord('dhcp', {
-  method: `perfdhcp against each server on one veth pair between two namespaces. CPU per exchange: server CPU (all threads, schedstat ns) over completed exchanges at fixed rates held at 0 % drops, fresh server per run after the same warm-up run (${WARMUP} s at ${WARMUP_RATE}/s, or at the measured rate when higher), rounds alternating order; the goal figure is the highest ours/dnsmasq ratio over those rates and both client behaviours. Rate: highest ladder rung held at 0 % drops.`,
+  method: `perfdhcp against each server on one veth pair between two namespaces${pinned ? ', the servers pinned to core 0 and perfdhcp to core 1' : ''}. CPU per exchange: server CPU (all threads, schedstat ns) over completed exchanges at fixed rates held at 0 % drops, fresh server per run after the same warm-up run (${WARMUP} s at ${WARMUP_RATE}/s, or at the measured rate when higher), rounds alternating order; the goal figure is the highest ours/dnsmasq ratio over those rates and both client behaviours. Rate: highest ladder rung held at 0 % drops.`,
 });
 record.side(
   'ours',
