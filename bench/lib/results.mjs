@@ -17,10 +17,13 @@ function commit() {
       cwd: benchDir,
       encoding: 'utf8',
     });
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
-      cwd: benchDir,
-      encoding: 'utf8',
-    }).trim();
+    // Results of earlier runs (bench/results) are not code: a run taken before they were committed
+    // still ran the committed code.
+    const dirty = execFileSync(
+      'git',
+      ['status', '--porcelain', '--untracked-files=no', '--', ':/', ':(exclude,top)bench/results'],
+      { cwd: benchDir, encoding: 'utf8' },
+    ).trim();
     return `${head.trim()}${dirty ? ' (with uncommitted changes)' : ''}`;
   } catch {
     return 'unknown';
