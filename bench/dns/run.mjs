@@ -29,6 +29,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { captiveDnsmasqArgv } from '../lib/dnsmasq.mjs';
 import { ratio, round, shellLine, spread, startRecord } from '../lib/results.mjs';
 import { codecBench } from './codec.mjs';
 
@@ -156,7 +157,7 @@ async function stopChild(child) {
 async function startDnsmasq() {
   const port = await freePort();
   // -k keeps dnsmasq in the foreground: it is our child, stopped by its PID.
-  const argv = pin(0, dnsmasqArgv(port));
+  const argv = pin(0, captiveDnsmasqArgv(port));
   const child = track(spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] }));
   const out = collect(child);
   try {
@@ -166,25 +167,6 @@ async function startDnsmasq() {
     throw new Error(`dnsmasq did not start: ${error.message}\n${out.stderr}`);
   }
   return { port, pid: child.pid, stop: () => stopChild(child) };
-}
-
-function dnsmasqArgv(port) {
-  return [
-    'dnsmasq',
-    '-k',
-    '--conf-file=/dev/null',
-    '--no-resolv',
-    '--no-hosts',
-    '--listen-address=127.0.0.1',
-    '--bind-interfaces',
-    `--port=${port}`,
-    '--address=/#/192.168.2.1',
-    '--local=/#/',
-    '--cache-size=0',
-    '--pid-file=',
-    '--log-facility=-',
-    '--user=root',
-  ];
 }
 
 async function startNode(script, ...args) {
@@ -304,7 +286,7 @@ record.side(
   display(pin(0, [process.execPath, path.join(here, 'serve.mjs')])),
   'createCaptiveDns, default transport',
 );
-record.side('peer', display(pin(0, dnsmasqArgv('<port>'))));
+record.side('peer', display(pin(0, captiveDnsmasqArgv('<port>'))));
 record.side(
   'load',
   `${pinned ? 'taskset -c 1 ' : ''}dnsperf -s 127.0.0.1 -p <port> ${show(flagsFor('<c>'))}`,

@@ -34,6 +34,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import dnsPacket from 'dns-packet';
+import { captiveDnsmasqArgv } from '../lib/dnsmasq.mjs';
 import { cpuOf, have, ratio, round, shellLine, spread, startRecord } from '../lib/results.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -97,23 +98,8 @@ async function startServer(reference) {
   };
 }
 
-/** dnsmasq answering every name with the setup address, as a captive DNS on a device would run it. */
-const dnsmasqArgv = (port) => [
-  'dnsmasq',
-  '-k',
-  '--conf-file=/dev/null',
-  '--no-resolv',
-  '--no-hosts',
-  '--listen-address=127.0.0.1',
-  '--bind-interfaces',
-  `--port=${port}`,
-  '--address=/#/192.168.2.1',
-  '--local=/#/',
-  '--cache-size=0',
-  '--pid-file=',
-  '--log-facility=/dev/null',
-  '--user=root',
-];
+/** dnsmasq as the captive DNS, logging nowhere. */
+const dnsmasqArgv = (port) => captiveDnsmasqArgv(port, '/dev/null');
 
 /** A port free for UDP on 127.0.0.1 (dnsmasq also takes TCP; it fails loudly if that is in use). */
 function freeUdpPort() {
