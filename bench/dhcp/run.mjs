@@ -46,7 +46,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { have, median, ratio, round, shellLine, spread, startRecord } from '../lib/results.mjs';
+import { have, median, pin, pinned, ratio, round, shellLine, spread, startRecord } from '../lib/results.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_DHCP_SECONDS ?? 5);
@@ -71,12 +71,10 @@ if (process.getuid?.() !== 0 || !have('perfdhcp') || !have('dnsmasq')) {
 }
 
 // One core for the servers, another for perfdhcp (on a single-core machine nothing is pinned).
-const pinned = os.cpus().length >= 2;
 if (pinned && !have('taskset')) {
   console.error('bench/dhcp needs taskset (util-linux) to pin the servers and perfdhcp');
   process.exit(1);
 }
-const pin = (core, argv) => (pinned ? ['taskset', '-c', String(core), ...argv] : argv);
 
 const run = (file, args, opts = {}) => execFileSync(file, args, { encoding: 'utf8', ...opts });
 const suffix = crypto.randomBytes(3).toString('hex');

@@ -30,16 +30,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { captiveDnsmasqArgv } from '../lib/dnsmasq.mjs';
-import { ratio, round, shellLine, spread, startRecord } from '../lib/results.mjs';
+import { pin, pinned, ratio, round, shellLine, spread, startRecord } from '../lib/results.mjs';
 import { codecBench } from './codec.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
 const latencyRounds = Number(process.env.BENCH_LATENCY_ROUNDS ?? 4);
-// One core for the servers, another for dnsperf (on a single-core machine nothing is pinned).
-const pinned = os.cpus().length >= 2;
-const pin = (core, argv) => (pinned ? ['taskset', '-c', String(core), ...argv] : argv);
 const clients = (process.env.BENCH_CLIENTS ?? '1,4').split(',').map(Number);
 const extra = (process.env.BENCH_DNSPERF ?? '').split(/\s+/).filter(Boolean);
 const queryFile = path.join(here, 'queries.txt');

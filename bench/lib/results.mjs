@@ -192,6 +192,12 @@ export function ratio(ours, peer, { unit, better }) {
   return { ours: round(ours, 4), peer: round(peer, 4), unit, ratio: round(ours / peer, 3), better };
 }
 
+/** Whether the benchmarks pin the server and the load generator to cores of their own (2 or more). */
+export const pinned = os.cpus().length >= 2;
+
+/** argv run on one core with taskset when `pinned`, else as it is. */
+export const pin = (core, argv) => (pinned ? ['taskset', '-c', String(core), ...argv] : argv);
+
 export function have(program) {
   return spawnSync('sh', ['-c', 'command -v "$1"', 'sh', program], { stdio: 'ignore' }).status === 0;
 }

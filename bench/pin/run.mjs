@@ -116,7 +116,8 @@ function freeUdpPort() {
 /** Starts dnsmasq on a free port; resolves once it answers. */
 async function startDnsmasq() {
   const port = await freeUdpPort();
-  const child = spawn(dnsmasqArgv(port)[0], dnsmasqArgv(port).slice(1), {
+  const [file, ...args] = dnsmasqArgv(port);
+  const child = spawn(file, args, {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   children.add(child);
