@@ -78,6 +78,17 @@ describe('PIN hashing on a thread of its own at nice 19 (createLowPriorityPinHas
     },
   );
 
+  it('a hash sent while the idle thread is still ending goes to a new thread and succeeds', async () => {
+    hash = createLowPriorityPinHash({ idleMs: 1 });
+    const salt = Buffer.from('s'.repeat(16));
+    const want = pbkdf2Sync('1234', 's'.repeat(16), 1000, 32, 'sha256');
+    for (let i = 0; i < 20; i++) {
+      expect((await hash(Buffer.from('1234'), salt, 1000)).equals(want)).toBe(true);
+      // the idle timer has fired: the thread is being terminated, its exit not yet reported
+      await new Promise((r) => setTimeout(r, 2 + (i % 4)));
+    }
+  });
+
   it('hashes one at a time, in order, and every caller gets its own digest', async () => {
     hash = createLowPriorityPinHash();
     const pins = ['1111', '2222', '3333', '4444', '5555', '6666'];

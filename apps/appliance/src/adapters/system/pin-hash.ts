@@ -45,12 +45,18 @@ export function createLowPriorityPinHash(options: LowPriorityPinHashOptions = {}
   let worker: Worker | null = null;
   let idle: NodeJS.Timeout | null = null;
   let seq = 0;
-  const pending = new Map<number, { resolve(b: Buffer): void; reject(e: Error): void }>();
+  // each hash with the thread it was sent to: a thread ended when idle may report its exit after a
+  // new thread has taken the next hash, and that hash is not its to fail
+  const pending = new Map<number, { resolve(b: Buffer): void; reject(e: Error): void; on: Worker }>();
 
-  const failAll = (why: string) => {
+  /** Rejects the hashes sent to `on` (every hash without it). */
+  const failAll = (why: string, on?: Worker) => {
     const error = new ApplianceError('APPLIANCE_PIN_HASH', `the PIN hashing thread stopped: ${why}`);
-    for (const p of pending.values()) p.reject(error);
-    pending.clear();
+    for (const [id, p] of pending) {
+      if (on && p.on !== on) continue;
+      pending.delete(id);
+      p.reject(error);
+    }
   };
 
   const start = (): Worker => {
@@ -72,11 +78,11 @@ export function createLowPriorityPinHash(options: LowPriorityPinHashOptions = {}
     });
     w.on('error', (error) => {
       if (worker === w) worker = null;
-      failAll(error.message);
+      failAll(error.message, w);
     });
     w.on('exit', (code) => {
       if (worker === w) worker = null;
-      if (pending.size) failAll(`exit code ${code}`);
+      failAll(`exit code ${code}`, w);
     });
     return w;
   };
@@ -106,7 +112,7 @@ export function createLowPriorityPinHash(options: LowPriorityPinHashOptions = {}
     const id = ++seq;
     const w = worker;
     return new Promise<Buffer>((resolve, reject) => {
-      pending.set(id, { resolve, reject });
+      pending.set(id, { resolve, reject, on: w });
       // copies of just these bytes: cloning a Buffer sends its whole backing store (often the 8 KiB pool)
       w.postMessage({ id, pin: Uint8Array.from(pin), salt: Uint8Array.from(salt), iterations });
     });
